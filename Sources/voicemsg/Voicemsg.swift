@@ -1,0 +1,16 @@
+import ArgumentParser
+
+@main
+struct Voicemsg: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "voicemsg",
+        abstract: "Process, schedule and serve voice messages for runners.",
+        discussion: """
+            Friends record short messages and pin each to a distance marker ("5km", "halfway", \
+            "finish-1km"). voicemsg turns a recording into a tight, loudness-normalized Opus file \
+            tagged with its marker, and decides when each message plays during a run.
+            """,
+        version: "0.1.0",
+        subcommands: []
+    )
+}
