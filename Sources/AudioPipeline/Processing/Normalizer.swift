@@ -14,8 +14,9 @@ public struct Normalizer: Sendable {
         /// The most gain ever applied, in dB. Default: 36, enough to lift a -50 LUFS recording
         /// to the target, but not a near-silent one into a wall of amplified noise.
         public var maximumGain: Double = 36
-        /// How close the loudness must come to the target, in LU. Default: 0.1.
-        public var tolerance: Double = 0.1
+        /// How close the decoded output's loudness must come to the target, in LU. Default: 0.2,
+        /// well inside what a meter can tell apart on speech and half the ±0.5 LU others allow.
+        public var tolerance: Double = 0.2
         /// The limiter's timing; its ceiling is set per pass.
         public var limiter = TruePeakLimiter.Configuration()
         public init() {}
@@ -84,7 +85,7 @@ public struct Normalizer: Sendable {
         for _ in 0..<8 {
             guard let level = best.loudness, !best.isGainCapped else { break }
             let error = target - level
-            if abs(error) <= configuration.tolerance / 4 { break }
+            if abs(error) <= 0.02 { break }
             var step = error
             if let previous, level != previous.level {
                 // Secant: the loudness gained per dB of gain, measured, not assumed to be 1.
