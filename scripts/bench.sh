@@ -179,6 +179,27 @@ else
     section "Ratios: none, voicemsg was left out"
 fi
 
+# --- Where voicemsg spends its time ---------------------------------------------------------
+if [ "${tools[0]}" = p ]; then
+    section "voicemsg's own report on the 60 s message (encode --json, one run)"
+    if "$bin" encode "$out/speech-60s.wav" -o "$out/.report.opus" --marker 1km --json >"$out/.report.json" 2>/dev/null; then
+        python3 - "$out/.report.json" <<'PY' || echo "bench: could not read the report"
+import json, sys
+data = json.load(open(sys.argv[1]))
+report = data.get("report", data)  # the report, wrapped with the file names or not
+stages = report.get("stageSeconds", {})
+print("stages: " + ", ".join(f"{name} {seconds:.3f} s" for name, seconds in stages.items()))
+for key in ("normalization", "speech"):
+    if key in report:
+        print(f"{key}: " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}"
+                                      for k, v in report[key].items()))
+PY
+    else
+        echo "bench: encode --json failed"
+    fi
+    rm -f "$out/.report.opus" "$out/.report.json"
+fi
+
 # --- Loudness of every output -----------------------------------------------------------------
 section "Loudness of the outputs (ffmpeg ebur128; voicemsg and ffmpeg aim at -16 LUFS, -1 dBTP)"
 printf '%-30s %8s %10s %8s\n' output seconds LUFS dBTP
