@@ -24,7 +24,7 @@ struct ConvertCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard OpusContainer(pathExtension: URL(fileURLWithPath: output).pathExtension) != nil else {
+        guard OpusFileFormat(pathExtension: URL(fileURLWithPath: output).pathExtension) != nil else {
             throw ValidationError("\(output): unknown output extension; use .caf, .opus, .ogg or .oga")
         }
     }
@@ -32,8 +32,8 @@ struct ConvertCommand: ParsableCommand {
     struct Summary: Codable {
         var input: String
         var output: String
-        var from: OpusContainer
-        var to: OpusContainer
+        var from: OpusFileFormat
+        var to: OpusFileFormat
         var channelCount: Int
         var preSkip: Int
         var validSampleCount: Int64
@@ -44,17 +44,17 @@ struct ConvertCommand: ParsableCommand {
     }
 
     func run() throws {
-        let target = OpusContainer(pathExtension: URL(fileURLWithPath: output).pathExtension)!
+        let target = OpusFileFormat(pathExtension: URL(fileURLWithPath: output).pathExtension)!
         let bytes: Data
         do {
             bytes = try Data(contentsOf: URL(fileURLWithPath: input))
         } catch {
             throw AudioPipelineError(.io, "cannot read the file (\(error.localizedDescription))", source: input)
         }
-        let stream: OpusStream, source: OpusContainer
+        let stream: OpusStream, source: OpusFileFormat
         let converted: [UInt8]
         do {
-            (stream, source) = try OpusContainer.read(bytes)
+            (stream, source) = try OpusFileFormat.read(bytes)
         } catch let error as AudioPipelineError {
             throw error.attributed(to: input)
         }

@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func rejectsRandomBytesAndSurvivesMutations() {
-        var generator = SplitMix64(seed: 11)
+        var generator = ContainerFuzzGenerator(seed: 11)
         for length in [1, 8, 20, 500] {
             Self.expectInvalid((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
         }

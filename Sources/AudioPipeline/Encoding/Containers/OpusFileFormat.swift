@@ -1,6 +1,6 @@
 /// The two containers voicemsg writes Opus in, so callers (inspect, convert, the server) can
 /// read either and rewrap without re-encoding.
-public enum OpusContainer: String, Sendable, CaseIterable, Codable {
+public enum OpusFileFormat: String, Sendable, CaseIterable, Codable {
     /// Ogg Opus (RFC 7845), `.opus`: every Opus decoder and browser.
     case ogg
     /// Opus in Core Audio Format, `.caf`: what AVAudioPlayer plays on iOS.
@@ -32,8 +32,8 @@ public enum OpusContainer: String, Sendable, CaseIterable, Codable {
     public var pathExtension: String { self == .ogg ? "opus" : "caf" }
 
     /// Reads an Opus stream from Ogg or CAF bytes, whichever they are.
-    public static func read(_ bytes: some Collection<UInt8>) throws -> (OpusStream, OpusContainer) {
-        switch OpusContainer(detecting: bytes) {
+    public static func read(_ bytes: some Collection<UInt8>) throws -> (OpusStream, OpusFileFormat) {
+        switch OpusFileFormat(detecting: bytes) {
         case .ogg: return (try OggOpusReader.read(bytes), .ogg)
         case .caf: return (try CAFOpusReader.read(bytes), .caf)
         case nil:
