@@ -100,6 +100,15 @@ import Testing
         Self.expectInvalid(negative.flatMap(\.serialized))
     }
 
+    /// A stream cut from a longer one starts at a granule position above 0 (RFC 7845 §4.5):
+    /// the length is measured from the first page's start, not from 0.
+    @Test func measuresAStreamThatStartsLate() throws {
+        let stream = OggOpusWriterTests.stream(sizes: Array(repeating: 80, count: 120))
+        var pages = try OggOpusWriterTests.pages(try OggOpusWriter(serialNumber: 9).write(stream))
+        for index in 2..<pages.count { pages[index].granulePosition += 48_000 * 3_600 }
+        #expect(try OggOpusReader.read(pages.flatMap(\.serialized)) == stream)
+    }
+
     /// Any byte changed inside any page, with the checksum made right again so the parser
     /// behind the checksum sees it: the reader may accept or refuse, but never traps.
     @Test func survivesMutationsBehindAValidChecksum() throws {
