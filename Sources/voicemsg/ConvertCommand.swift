@@ -44,41 +44,38 @@ struct ConvertCommand: ParsableCommand {
     }
 
     func run() throws {
-        let target = OpusFileFormat(pathExtension: URL(fileURLWithPath: output).pathExtension)!
-        let bytes: Data
         do {
-            bytes = try Data(contentsOf: URL(fileURLWithPath: input))
+            let summary = try convert()
+            if json { try JSONOutput.print([summary]) }
         } catch {
-            throw AudioPipelineError(.io, "cannot read the file (\(error.localizedDescription))", source: input)
+            let failure = (error as? AudioPipelineError) ?? AudioPipelineError(.io, "\(error)", source: input)
+            printError(failure.description)
+            throw ExitStatus.forFailures([failure])
+        }
+    }
+
+    private func convert() throws -> Summary {
+        let target = OpusFileFormat(pathExtension: URL(fileURLWithPath: output).pathExtension)!
+        guard let bytes = FileManager.default.contents(atPath: input) else {
+            throw AudioPipelineError(.io, "cannot be read (missing, a folder, or no permission)", source: input)
         }
         let stream: OpusStream, source: OpusFileFormat
-        let converted: [UInt8]
         do {
             (stream, source) = try OpusFileFormat.read(bytes)
         } catch let error as AudioPipelineError {
             throw error.attributed(to: input)
         }
+        let converted: [UInt8]
         do {
             converted = try target.write(stream)
         } catch let error as AudioPipelineError {
             throw error.attributed(to: output)
         }
-        do {
-            // .atomic writes a temporary file beside the output and renames it into place.
-            try Data(converted).write(to: URL(fileURLWithPath: output), options: .atomic)
-        } catch {
-            throw AudioPipelineError(.io, "cannot write the file (\(error.localizedDescription))", source: output)
-        }
-
-        if json {
-            let summary = Summary(
-                input: input, output: output, from: source, to: target, channelCount: stream.channelCount,
-                preSkip: stream.preSkip, validSampleCount: stream.validSampleCount,
-                durationSeconds: stream.durationSeconds, packetCount: stream.packets.count,
-                bytes: converted.count, tags: stream.tags.dictionary)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
-        }
+        try AtomicFile.write(converted, to: output)
+        return Summary(
+            input: input, output: output, from: source, to: target, channelCount: stream.channelCount,
+            preSkip: stream.preSkip, validSampleCount: stream.validSampleCount,
+            durationSeconds: stream.durationSeconds, packetCount: stream.packets.count,
+            bytes: converted.count, tags: stream.tags.dictionary)
     }
 }
