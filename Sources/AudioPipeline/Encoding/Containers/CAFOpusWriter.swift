@@ -9,9 +9,18 @@
 /// There is no `kuki` (magic cookie) chunk. The CAF specification asks for one only for
 /// formats that need out-of-band decoder configuration, such as AAC; everything an Opus
 /// decoder needs for mapping family 0 (rate, channels, frames per packet, pre-skip) is in
-/// `desc` and `pakt`. ffmpeg's CAF muxer writes none for Opus either, and such files play in
-/// Apple's players. Putting `pakt` before `data` lets a player start before the whole
-/// file has arrived.
+/// `desc` and `pakt`. ffmpeg's CAF muxer writes none for Opus either, and such files are
+/// reported to play in Safari and AVFoundation since iOS 11. (This could not be checked
+/// against a file written by Apple's own encoder from Linux.) Putting `pakt` before `data`
+/// lets a player start before the whole file has arrived.
+///
+/// Decoders differ on `pakt`: Core Audio reads it as the file's packet table info (priming
+/// and remainder), but ffmpeg 5.1's demuxer ignores priming and remainder and decodes every
+/// frame; the tests pin that down.
+///
+/// Packets normally all last the same (20 ms from voicemsg's encoder); when they do not, as
+/// with opusenc's shorter last packet at 40 or 60 ms, `desc` says 0 frames per packet and
+/// the table lists each packet's frames too.
 public enum CAFOpusWriter {
     public static func write(_ stream: OpusStream) throws -> [UInt8] {
         guard (1...2).contains(stream.channelCount) else {
