@@ -58,11 +58,17 @@ extension PlaybackScheduler {
         public var plannedDistance: Double?
         /// Time constant of the pace estimate used for the lead, seconds. Default 10 s.
         public var speedTimeConstant: Double
+        /// Also lead by half the usual time between distance updates, so a message starts
+        /// when its marker is nearer to this update than to the next: with a watch's 4 s
+        /// "smart recording" that halves the worst lateness. Intervals longer than 10 s are
+        /// gaps and do not count. Default true.
+        public var anticipatesNextUpdate: Bool
 
         public init(
             leadSeconds: Double = 0, minimumGapSeconds: Double = 3, plannedDistance: Double? = nil,
-            speedTimeConstant: Double = 10
+            speedTimeConstant: Double = 10, anticipatesNextUpdate: Bool = true
         ) {
+            self.anticipatesNextUpdate = anticipatesNextUpdate
             self.leadSeconds = leadSeconds
             self.minimumGapSeconds = minimumGapSeconds
             self.plannedDistance = plannedDistance
@@ -91,7 +97,12 @@ extension PlaybackScheduler {
         public var meters = 0.0
         /// Smoothed speed in m/s, for the lead.
         public var speed = 0.0
+        /// Smoothed seconds between distance updates (gaps excluded), for the lead.
+        public var updateInterval: Double?
+        /// The latest time of any event.
         public var time: Double?
+        /// The time of the latest distance update: speed is measured between updates only.
+        public var updateTime: Double?
         /// Metres plus lead distance at the previous event: a message due by then and not yet
         /// playing is catching up.
         public var previousReach = -Double.infinity

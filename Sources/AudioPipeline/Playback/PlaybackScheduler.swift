@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Rules:
 /// - A message is due when the distance reaches its resolved marker minus the lead distance
-///   (`leadSeconds` at the current speed).
+///   (`leadSeconds`, plus half the usual update interval, at the current speed).
 /// - One message plays at a time, with `minimumGapSeconds` of silence between two.
 /// - Due messages play in marker order; equal markers in the order they were given.
 /// - Every message plays exactly once; none is dropped. Markers passed while another plays,
@@ -172,7 +172,8 @@ public struct PlaybackScheduler: Sendable, Codable, Equatable {
     }
 
     private func leadMeters(_ progress: Progress) -> Double {
-        configuration.leadSeconds * progress.speed
+        let anticipation = configuration.anticipatesNextUpdate ? (progress.updateInterval ?? 0) / 2 : 0
+        return (configuration.leadSeconds + anticipation) * progress.speed
     }
 
     private func isDue(_ entry: Entry, _ progress: Progress) -> Bool {
@@ -199,13 +200,17 @@ extension PlaybackScheduler.Progress {
     /// Takes a new distance: never backwards, and a smoothed speed for the lead.
     mutating func advance(to time: Double, meters newMeters: Double, configuration: PlaybackScheduler.Configuration) {
         let clamped = newMeters.isFinite ? max(meters, newMeters) : meters
-        if let previous = self.time, time > previous {
+        if let previous = updateTime, time > previous {
             let elapsed = time - previous
             let instant = (clamped - meters) / elapsed
             let weight = 1 - exp(-elapsed / max(configuration.speedTimeConstant, 1e-9))
             speed += weight * (instant - speed)
+            if elapsed <= 10 {
+                updateInterval = updateInterval.map { $0 + 0.2 * (elapsed - $0) } ?? elapsed
+            }
         }
         meters = clamped
+        updateTime = max(updateTime ?? time, time)
         self.time = max(self.time ?? time, time)
     }
 }

@@ -28,7 +28,8 @@ struct PlaybackSchedulerPropertyTests {
         await propertyCheck(count: 300, input: Self.scenarios) { seed, count in
             let scenario = SchedulerScenario(seed: seed, messageCount: count)
             let markers = try Self.resolved(scenario)
-            let lead = scenario.configuration.leadSeconds * scenario.maximumSpeed
+            // The lead, plus half the 1 s update interval the scheduler anticipates.
+            let lead = (scenario.configuration.leadSeconds + 0.5) * scenario.maximumSpeed
             for play in try SchedulerDriver.run(scenario) {
                 let marker = markers[play.id]!.meters
                 if play.reason == .runEnded {

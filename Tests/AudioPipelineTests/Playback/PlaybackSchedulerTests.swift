@@ -25,7 +25,7 @@ struct PlaybackSchedulerTests {
 
     @Test func leadStartsAMessageEarlyAtTheCurrentPace() throws {
         var scheduler = try PlaybackScheduler(
-            messages: Self.messages("100m"), configuration: .init(leadSeconds: 2, speedTimeConstant: 0.001))
+            messages: Self.messages("100m"), configuration: .init(leadSeconds: 2, speedTimeConstant: 0.001, anticipatesNextUpdate: false))
         var action: PlaybackScheduler.Action?
         var meters = 0.0
         for second in 0...40 where action == nil {
