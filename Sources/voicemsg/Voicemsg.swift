@@ -11,6 +11,6 @@ struct Voicemsg: AsyncParsableCommand {
             tagged with its marker, and decides when each message plays during a run.
             """,
         version: "0.1.0",
-        subcommands: [ServeCommand.self, WorkerCommand.self]
+        subcommands: [EncodeCommand.self, InspectCommand.self, ServeCommand.self, WorkerCommand.self]
     )
 }

@@ -1,0 +1,117 @@
+import CSndfile
+import Foundation
+
+/// Owns one libsndfile handle opened for reading, from a path or from bytes in memory.
+///
+/// This is the only place that touches `SNDFILE*`. In-memory input goes through libsndfile's
+/// virtual I/O, so upload bytes never need a temporary file.
+final class SoundFile {
+    private let handle: OpaquePointer
+    private let memory: MemorySource?
+    let info: SF_INFO
+
+    /// Opens a file with `sf_open`.
+    init(path: String) throws {
+        var info = SF_INFO()
+        guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
+            throw Self.openError(nil)
+        }
+        self.handle = handle
+        self.memory = nil
+        self.info = info
+    }
+
+    /// Opens bytes in memory with `sf_open_virtual`.
+    init(data: Data) throws {
+        let memory = MemorySource(data: data)
+        var info = SF_INFO()
+        var io = SF_VIRTUAL_IO(
+            get_filelen: { user in MemorySource.from(user).length },
+            seek: { offset, whence, user in MemorySource.from(user).seek(offset, whence: whence) },
+            read: { buffer, count, user in MemorySource.from(user).read(into: buffer, count: count) },
+            write: { _, _, _ in 0 },
+            tell: { user in MemorySource.from(user).position }
+        )
+        let user = Unmanaged.passUnretained(memory).toOpaque()
+        guard let handle = sf_open_virtual(&io, Int32(SFM_READ), &info, user) else {
+            throw Self.openError(nil)
+        }
+        self.handle = handle
+        self.memory = memory
+        self.info = info
+    }
+
+    deinit {
+        sf_close(handle)
+        withExtendedLifetime(memory) {}
+    }
+
+    /// "WAV (Microsoft), Signed 16 bit PCM", from `SFC_GET_FORMAT_INFO`.
+    var formatDescription: String {
+        var info = self.info
+        var major = SF_FORMAT_INFO()
+        var subtype = SF_FORMAT_INFO()
+        let majorName = vm_sf_get_format_major(&info, &major) == 0 ? major.name.map { String(cString: $0) } : nil
+        let subtypeName = vm_sf_get_format_subtype(&info, &subtype) == 0 ? subtype.name.map { String(cString: $0) } : nil
+        return [majorName, subtypeName].compactMap { $0 }.joined(separator: ", ")
+    }
+
+    var isMPEG: Bool { (info.format & Int32(SF_FORMAT_TYPEMASK)) == Int32(SF_FORMAT_MPEG) }
+
+    /// Reads up to `frames` interleaved frames into `buffer` with `sf_readf_float`.
+    /// Returns the frames read; 0 at the end. A decoding error inside the stream throws.
+    func readFrames(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws -> Int {
+        let count = sf_readf_float(handle, buffer, sf_count_t(frames))
+        if count <= 0 {
+            let code = sf_error(handle)
+            if code != 0 {
+                throw AudioPipelineError(.unreadableInput, "cannot decode the audio (\(String(cString: sf_strerror(handle))))")
+            }
+            return 0
+        }
+        return Int(count)
+    }
+
+    private static func openError(_ handle: OpaquePointer?) -> AudioPipelineError {
+        let reason = String(cString: sf_strerror(handle))
+        return AudioPipelineError(.unreadableInput, "not an audio file libsndfile can read (\(reason))")
+    }
+}
+
+/// The bytes and read position behind libsndfile's virtual I/O callbacks.
+private final class MemorySource {
+    let bytes: [UInt8]
+    var position: sf_count_t = 0
+
+    init(data: Data) { bytes = [UInt8](data) }
+
+    static func from(_ user: UnsafeMutableRawPointer?) -> MemorySource {
+        Unmanaged<MemorySource>.fromOpaque(user!).takeUnretainedValue()
+    }
+
+    var length: sf_count_t { sf_count_t(bytes.count) }
+
+    func seek(_ offset: sf_count_t, whence: Int32) -> sf_count_t {
+        let base: sf_count_t
+        switch whence {
+        case SEEK_SET: base = 0
+        case SEEK_CUR: base = position
+        case SEEK_END: base = length
+        default: return -1
+        }
+        let (target, overflow) = base.addingReportingOverflow(offset)
+        guard !overflow, target >= 0 else { return -1 }
+        position = target
+        return position
+    }
+
+    func read(into buffer: UnsafeMutableRawPointer?, count: sf_count_t) -> sf_count_t {
+        guard let buffer, count > 0, position < length else { return 0 }
+        let available = min(count, length - position)
+        bytes.withUnsafeBytes { source in
+            buffer.copyMemory(from: source.baseAddress! + Int(position), byteCount: Int(available))
+        }
+        position += available
+        return available
+    }
+}

@@ -1,0 +1,127 @@
+import COpus
+
+/// Encodes 48 kHz mono audio with libopus into an `OpusStream`, ready for any container.
+///
+/// The stream is sample-exact: the encoder's lookahead becomes the pre-skip, the last frame is
+/// padded with silence, and `validSampleCount` tells the container where the message ends
+/// (RFC 7845 §4.5: the final granule position trims the padding).
+public struct OpusEncoder: Sendable {
+    public struct Configuration: Sendable, Equatable {
+        /// Target bitrate in bits per second. Default: 24 kb/s.
+        public var bitrate: Int = 24_000
+        /// Variable bitrate (unconstrained). Default: on.
+        public var isVariableBitrate: Bool = true
+        /// 0 (fastest) to 10 (best). Default: 10. Below 7 libopus stops running its speech
+        /// analysis, and a speech-tuned bitrate then costs more bits for the same quality.
+        public var complexity: Int = 10
+        /// Frame duration in milliseconds: 10, 20, 40 or 60. Default: 20.
+        public var frameMilliseconds: Int = 20
+        /// Tune for speech. Default: on.
+        public var isVoice: Bool = true
+        public init() {}
+    }
+
+    public var configuration: Configuration
+
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+    }
+
+    public static let sampleRate = 48_000
+
+    /// Samples per packet at 48 kHz.
+    public var frameSize: Int { Self.sampleRate * configuration.frameMilliseconds / 1000 }
+
+    /// Encodes mono 48 kHz `samples`.
+    public func encode(_ samples: [Float], inputSampleRate: Int, tags: OpusTags) throws -> OpusStream {
+        try validate()
+        let encoder = try EncoderHandle(configuration: configuration)
+        let preSkip = try encoder.lookahead()
+        let frameSize = self.frameSize
+        let total = samples.count + preSkip
+        let frameCount = max(1, (total + frameSize - 1) / frameSize)
+
+        var packets: [[UInt8]] = []
+        packets.reserveCapacity(frameCount)
+        var frame = [Float](repeating: 0, count: frameSize)
+        var output = [UInt8](repeating: 0, count: 4000)
+        for index in 0..<frameCount {
+            let start = index * frameSize
+            let available = max(0, min(frameSize, samples.count - start))
+            samples.withUnsafeBufferPointer { source in
+                frame.withUnsafeMutableBufferPointer { target in
+                    if available > 0 {
+                        target.baseAddress!.update(from: source.baseAddress! + start, count: available)
+                    }
+                    if available < frameSize {
+                        (target.baseAddress! + available).update(repeating: 0, count: frameSize - available)
+                    }
+                }
+            }
+            let size = try encoder.encode(frame, frameSize: frameSize, into: &output)
+            packets.append(Array(output[0..<size]))
+        }
+        return OpusStream(
+            channelCount: 1, preSkip: preSkip, inputSampleRate: inputSampleRate,
+            packets: packets, validSampleCount: Int64(samples.count), tags: tags)
+    }
+
+    private func validate() throws {
+        let c = configuration
+        guard (6_000...510_000).contains(c.bitrate) else {
+            throw AudioPipelineError(.codecFailure, "bitrate \(c.bitrate / 1000) kb/s is outside 6...510 kb/s", source: "opus")
+        }
+        guard (0...10).contains(c.complexity) else {
+            throw AudioPipelineError(.codecFailure, "complexity \(c.complexity) is outside 0...10", source: "opus")
+        }
+        guard [10, 20, 40, 60].contains(c.frameMilliseconds) else {
+            throw AudioPipelineError(.codecFailure, "frame size \(c.frameMilliseconds) ms is not one of 10, 20, 40, 60", source: "opus")
+        }
+    }
+}
+
+/// Owns one `OpusEncoder*` from libopus.
+private final class EncoderHandle {
+    let state: OpaquePointer
+
+    init(configuration: OpusEncoder.Configuration) throws {
+        var error: Int32 = 0
+        guard let state = opus_encoder_create(48_000, 1, Int32(vm_opus_application_audio()), &error), error == OPUS_OK else {
+            throw Self.failure("cannot create the encoder", error)
+        }
+        self.state = state
+        try check(vm_opus_set_bitrate(state, Int32(configuration.bitrate)), "bitrate")
+        try check(vm_opus_set_vbr(state, configuration.isVariableBitrate ? 1 : 0), "VBR")
+        try check(vm_opus_set_vbr_constraint(state, 0), "VBR constraint")
+        try check(vm_opus_set_complexity(state, Int32(configuration.complexity)), "complexity")
+        try check(vm_opus_set_signal(state, Int32(configuration.isVoice ? vm_opus_signal_voice() : vm_opus_signal_music())), "signal")
+        try check(vm_opus_set_lsb_depth(state, 24), "LSB depth")
+        try check(vm_opus_set_expert_frame_duration(state, vm_opus_framesize_arg(Int32(configuration.frameMilliseconds * 10))), "frame duration")
+    }
+
+    deinit { opus_encoder_destroy(state) }
+
+    func lookahead() throws -> Int {
+        var value: Int32 = 0
+        try check(vm_opus_get_lookahead(state, &value), "lookahead")
+        return Int(value)
+    }
+
+    func encode(_ frame: [Float], frameSize: Int, into output: inout [UInt8]) throws -> Int {
+        let result = frame.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                opus_encode_float(state, input.baseAddress!, Int32(frameSize), out.baseAddress!, Int32(out.count))
+            }
+        }
+        guard result > 0 else { throw Self.failure("encoding failed", result) }
+        return Int(result)
+    }
+
+    private func check(_ code: Int32, _ what: String) throws {
+        guard code == OPUS_OK else { throw Self.failure("cannot set \(what)", code) }
+    }
+
+    static func failure(_ what: String, _ code: Int32) -> AudioPipelineError {
+        AudioPipelineError(.codecFailure, "\(what) (\(String(cString: opus_strerror(code))))", source: "opus")
+    }
+}

@@ -1,0 +1,41 @@
+/// Every stage's measurements for one processed message; `voicemsg encode --json` prints it.
+public struct MessageReport: Sendable, Codable, Equatable {
+    public struct Input: Sendable, Codable, Equatable {
+        public var name: String
+        public var format: String
+        public var sampleRate: Int
+        public var channels: Int
+        public var durationSeconds: Double
+    }
+
+    public struct Speech: Sendable, Codable, Equatable {
+        /// Where speech was detected, in seconds from the start of the input.
+        public var startSeconds: Double
+        public var endSeconds: Double
+        /// The span kept, with padding, in seconds from the start of the input.
+        public var keptStartSeconds: Double
+        public var keptEndSeconds: Double
+    }
+
+    public struct Output: Sendable, Codable, Equatable {
+        public var container: String
+        public var bytes: Int
+        /// Average bitrate of the whole file, container included, in bits per second.
+        public var bitrate: Double
+        public var durationSeconds: Double
+        public var sampleCount: Int64
+        public var preSkip: Int
+        public var packets: Int
+    }
+
+    public var input: Input
+    public var speech: Speech
+    /// The trimmed audio before any gain.
+    public var loudnessBefore: LoudnessMeasurement
+    /// The decoded output, as a player renders it.
+    public var loudnessAfter: LoudnessMeasurement
+    public var normalization: Normalizer.Measurement
+    public var output: Output
+    /// Seconds spent in each stage, by stage name.
+    public var stageSeconds: [String: Double]
+}

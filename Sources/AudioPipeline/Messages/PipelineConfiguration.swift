@@ -1,0 +1,12 @@
+/// Every setting of the pipeline, with the defaults from DESIGN.md. Each stage keeps its own
+/// configuration; this struct only gathers them.
+public struct PipelineConfiguration: Sendable {
+    public var limits = InputLimits()
+    public var resampler = Resampler.Configuration()
+    public var conditioner = Conditioner.Configuration()
+    public var trimmer = SpeechTrimmer.Configuration()
+    public var normalizer = Normalizer.Configuration()
+    public var encoder = OpusEncoder.Configuration()
+
+    public init() {}
+}

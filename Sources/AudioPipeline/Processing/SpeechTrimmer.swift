@@ -1,0 +1,80 @@
+/// Finds where speech starts and ends in a voice message and cuts the dead air around it.
+///
+/// The input is mono audio that the Conditioner has already freed of DC and rumble. The trimmer
+/// measures the energy of short frames in the voice band, estimates the room's noise floor from
+/// the quietest frames, and calls a burst of frames speech when it rises `enterThreshold` dB above
+/// that floor and stays `exitThreshold` dB above it for at least `minimumSpeechDuration`. Speech
+/// runs from the start of the first such burst to the end of the last; everything in between,
+/// pauses included, is kept. Padding is added on both sides and the cuts get short fades.
+///
+/// A recording without any such burst (silence, steady noise, a lone click) is an error with code
+/// `.noSpeech`: an empty message must never reach a runner.
+public struct SpeechTrimmer: Sendable {
+    public var configuration: Configuration
+
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+    }
+
+    /// Finds the speech span and the span to keep, without copying any audio.
+    ///
+    /// - Throws: `AudioPipelineError` `.noSpeech` with the levels that decided it, or
+    ///   `.unsupportedInput` for a sample rate that is not positive.
+    public func measure(_ samples: [Float], sampleRate: Int = 48_000) throws -> Measurement {
+        guard sampleRate > 0 else {
+            throw AudioPipelineError(.unsupportedInput, "cannot trim audio at a sample rate of \(sampleRate) Hz")
+        }
+        let analysis = samples.withUnsafeBufferPointer { buffer in
+            analyze(buffer, sampleRate: sampleRate)
+        }
+        guard let frames = analysis.speechFrames else {
+            throw AudioPipelineError(.noSpeech, noSpeechReason(analysis))
+        }
+        let count = samples.count
+        let speechStart = min(count, frames.lowerBound * analysis.frameLength)
+        let speechEnd = min(count, frames.upperBound * analysis.frameLength)
+        let rate = Double(sampleRate)
+        return Measurement(
+            sampleRate: sampleRate,
+            inputSampleCount: count,
+            speechStartSample: speechStart,
+            speechEndSample: speechEnd,
+            keptStartSample: max(0, speechStart - Int((configuration.paddingBefore * rate).rounded())),
+            keptEndSample: min(count, speechEnd + Int((configuration.paddingAfter * rate).rounded())),
+            noiseFloorLevel: analysis.voiceNoiseFloor,
+            fricativeNoiseFloorLevel: analysis.fricativeNoiseFloor,
+            peakFrameLevel: analysis.voicePeakLevel,
+            peakLevelAboveFloor: analysis.peakActivity
+        )
+    }
+
+    /// Keeps the speech plus padding, with raised-cosine fades where the signal was cut.
+    ///
+    /// - Throws: the same errors as `measure(_:sampleRate:)`.
+    public func trim(_ samples: [Float], sampleRate: Int = 48_000) throws -> TrimmedAudio {
+        let measurement = try measure(samples, sampleRate: sampleRate)
+        var kept = Array(samples[measurement.keptStartSample..<measurement.keptEndSample])
+        let fadeLength = Int((configuration.fadeDuration * Double(sampleRate)).rounded())
+        Self.applyFades(
+            to: &kept,
+            length: fadeLength,
+            fadeIn: measurement.keptStartSample > 0,
+            fadeOut: measurement.keptEndSample < samples.count
+        )
+        return TrimmedAudio(samples: kept, measurement: measurement)
+    }
+
+    private func noSpeechReason(_ analysis: Analysis) -> String {
+        let silence = configuration.digitalSilenceLevel
+        guard analysis.voicePeakLevel > silence || (analysis.fricativePeakLevel ?? silence) > silence else {
+            return "no speech found (the recording is digital silence)"
+        }
+        func dB(_ value: Double) -> String { String(Int(value.rounded())) }
+        func ms(_ seconds: Double) -> String { String(Int((seconds * 1000).rounded())) }
+        return "no speech found (noise floor \(dB(analysis.voiceNoiseFloor)) dBFS, loudest frame "
+            + "\(dB(analysis.voicePeakLevel)) dBFS, at most \(dB(max(0, analysis.peakActivity))) dB above the floor; "
+            + "speech must rise \(dB(configuration.enterThreshold)) dB above it for "
+            + "\(ms(configuration.minimumSpeechDuration)) ms, the longest burst lasted "
+            + "\(ms(analysis.longestBurstSeconds)) ms)"
+    }
+}

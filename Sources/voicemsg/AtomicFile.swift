@@ -1,0 +1,24 @@
+import AudioPipeline
+import Foundation
+
+/// Writes a file so that it either appears whole or not at all: the bytes go to a temporary
+/// file in the same folder, which is then renamed over the destination.
+enum AtomicFile {
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw AudioPipelineError(.io, "cannot write: folder \(folder) does not exist", source: path)
+        }
+        let temporary = folder + "/." + url.lastPathComponent + ".\(UUID().uuidString.prefix(8)).tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
+            throw AudioPipelineError(.io, "cannot write: \(String(cString: strerror(errno)))", source: path)
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw AudioPipelineError(.io, "cannot write: \(reason)", source: path)
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import AudioPipeline
+import ArgumentParser
+import Foundation
+
+struct EncodeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "encode",
+        abstract: "Turn recordings into trimmed, loudness-normalized Opus messages tagged with their marker.",
+        discussion: """
+            Each input is decoded (any format libsndfile reads), resampled to 48 kHz, cleared of \
+            DC and rumble, trimmed to its speech plus padding, normalized to the target loudness \
+            under a true-peak ceiling that holds on the decoded Opus, and encoded. Several inputs \
+            are processed in parallel; one bad input does not stop the others.
+
+            Markers: 5km, 2500m, 3.1mi, 50%, halfway, finish, finish-1km (case and spaces ignored).
+
+            Exit status: 0 when every input was encoded; 3 when the only failures are recordings \
+            with no speech; 1 when any input failed for another reason; 64 for bad arguments.
+            """)
+
+    @Argument(help: "Recordings to encode.", completion: .file())
+    var inputs: [String]
+
+    @Option(name: [.short, .customLong("output")], help: "The output file (one input only).")
+    var output: String?
+
+    @Option(help: "Write each output here, named after its input with the container's extension.")
+    var outputDir: String?
+
+    @Option(help: "Where on the run the message plays, e.g. 5km, halfway, finish-1km.")
+    var marker: String
+
+    @Option(help: "Who the message is from (also written as ARTIST).")
+    var sender: String?
+
+    @Option(help: "The run's identifier (RUN_ID tag).")
+    var runId: String?
+
+    @Option(help: "The message's identifier (MESSAGE_ID tag).")
+    var messageId: String?
+
+    @Option(help: "A title (TITLE tag).")
+    var title: String?
+
+    @Option(help: "Container: ogg (Ogg Opus).")
+    var format: ContainerFormat = .ogg
+
+    @OptionGroup(title: "Audio")
+    var audio: AudioOptions
+
+    @Flag(help: "Print each message's report as JSON on stdout.")
+    var json = false
+
+    func validate() throws {
+        switch (output, outputDir) {
+        case (nil, nil): throw ValidationError("Give -o OUT or --output-dir DIR.")
+        case (.some, .some): throw ValidationError("Give either -o OUT or --output-dir DIR, not both.")
+        case (.some, nil) where inputs.count > 1:
+            throw ValidationError("-o takes one input; use --output-dir for \(inputs.count) inputs.")
+        default: break
+        }
+        do { _ = try DistanceMarker(parsing: marker) } catch { throw ValidationError("\(error)") }
+        try audio.validate()
+    }
+
+    func run() async throws {
+        let metadata = MessageMetadata(
+            marker: try DistanceMarker(parsing: marker), sender: sender, runID: runId,
+            messageID: messageId, title: title)
+        let pipeline = MessagePipeline(configuration: audio.pipelineConfiguration)
+        let jobs = inputs.map { ($0, destination(for: $0)) }
+        let progress = Progress(total: jobs.count)
+
+        var reports: [Int: EncodeResult] = [:]
+        var failures: [AudioPipelineError] = []
+        await withTaskGroup(of: (Int, EncodeResult).self) { group in
+            var next = 0
+            func addNext() {
+                guard next < jobs.count else { return }
+                let index = next
+                let (input, destination) = jobs[index]
+                let format = self.format
+                group.addTask {
+                    (index, Self.encode(input, to: destination, format: format, metadata: metadata, pipeline: pipeline))
+                }
+                next += 1
+            }
+            for _ in 0..<max(1, ProcessInfo.processInfo.activeProcessorCount) { addNext() }
+            for await (index, result) in group {
+                reports[index] = result
+                if let error = result.error {
+                    failures.append(error)
+                    if progress.isVisible { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+                    printError(error.description)
+                }
+                progress.advance(jobs[index].0, ok: result.error == nil)
+                addNext()
+            }
+        }
+        if json { try JSONOutput.print((0..<jobs.count).compactMap { reports[$0] }) }
+        let status = ExitStatus.forFailures(failures)
+        if status != .success { throw status }
+    }
+
+    private func destination(for input: String) -> String {
+        if let output { return output }
+        let base = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+        return URL(fileURLWithPath: outputDir!).appendingPathComponent(base + "." + format.fileExtension).path
+    }
+
+    private static func encode(
+        _ input: String, to destination: String, format: ContainerFormat,
+        metadata: MessageMetadata, pipeline: MessagePipeline
+    ) -> EncodeResult {
+        do {
+            var message = try pipeline.process(.file(path: input), metadata: metadata)
+            let bytes = try format.bytes(for: message.stream)
+            try AtomicFile.write(bytes, to: destination)
+            message.report.output.container = format.rawValue
+            message.report.output.bytes = bytes.count
+            message.report.output.bitrate = Double(bytes.count * 8) / max(message.durationSeconds, 1e-9)
+            return EncodeResult(input: input, output: destination, report: message.report, error: nil)
+        } catch let error as AudioPipelineError {
+            return EncodeResult(input: input, output: destination, report: nil, error: error.attributed(to: input))
+        } catch {
+            return EncodeResult(input: input, output: destination, report: nil,
+                                error: AudioPipelineError(.io, "\(error)", source: input))
+        }
+    }
+}
+
+/// One line of `encode --json`: the report, or the error.
+struct EncodeResult: Encodable, Sendable {
+    var input: String
+    var output: String
+    var report: MessageReport?
+    var error: AudioPipelineError?
+
+    enum CodingKeys: String, CodingKey { case input, output, report, error, errorCode }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(input, forKey: .input)
+        if let report {
+            try container.encode(output, forKey: .output)
+            try container.encode(report, forKey: .report)
+        }
+        if let error {
+            try container.encode(error.description, forKey: .error)
+            try container.encode(error.code.rawValue, forKey: .errorCode)
+        }
+    }
+}

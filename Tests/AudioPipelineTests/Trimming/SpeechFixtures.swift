@@ -1,0 +1,66 @@
+import Foundation
+import Synchronization
+
+/// Speech made with espeak-ng, resampled to 48 kHz and high-passed at 75 Hz with sox, once per
+/// test run, in a temporary folder. Nothing outside the project is read.
+enum SpeechFixtures {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static let halfway = "You're halfway there, keep going!"
+    static let proud = "We are so proud of you. Only five kilometres to go."
+    /// Starts and ends on a fricative, the weakest edges speech has.
+    static let fricatives = "Seriously fast, Sam! Finish strong, champs"
+    static let first = "Keep going."
+    static let second = "You are doing great."
+
+    /// Mono Float samples at 48 kHz for `text`.
+    static func speech(_ text: String) throws -> [Float] {
+        try cache.withLock { cache in
+            if let cached = cache[text] { return cached }
+            let made = try synthesize(text)
+            cache[text] = made
+            return made
+        }
+    }
+
+    private static let cache = Mutex<[String: [Float]]>([:])
+
+    private static let folder: URL = {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("voicemsg-trim-\(ProcessInfo.processInfo.processIdentifier)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    private static func synthesize(_ text: String) throws -> [Float] {
+        let name = String(text.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
+        let wav = folder.appendingPathComponent("\(name).wav").path
+        let raw = folder.appendingPathComponent("\(name).f32").path
+        try run("espeak-ng", ["-w", wav, text])
+        try run("sox", [wav, "-t", "raw", "-e", "floating-point", "-b", "32", "-c", "1", "-L", raw,
+                        "rate", "-v", "48000", "highpass", "75"])
+        let data = try Data(contentsOf: URL(fileURLWithPath: raw))
+        return data.withUnsafeBytes { bytes in
+            (0..<(data.count / 4)).map { index in
+                Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)))
+            }
+        }
+    }
+
+    private static func run(_ tool: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "\(tool) failed: \(String(decoding: message, as: UTF8.self))")
+        }
+    }
+}

@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# `make bench`: voicemsg's encode against (a) bare opusenc and (b) the ffmpeg pipeline people use
+# today, on a 10 s and a 60 s speech message (48 kHz mono 16-bit WAV, about 1 s of room noise
+# before the speech and 2 s after). Prints median wall time and peak memory of each, the ratios,
+# then clarity: PESQ-WB of the decoded outputs of voicemsg and opusenc against the time-aligned
+# source, on a clean and a noisy message, bytes per second, and the loudness of every output.
+# Usage: scripts/bench.sh path/to/voicemsg      (BENCH_RUNS=5 by default; at least 5 counts)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bin="${1:?usage: $0 path/to/voicemsg}"
+runs="${BENCH_RUNS:-5}"
+out=out/bench
+mkdir -p "$out"
+# The inputs are kept between runs; the outputs never are, so no figure comes from an old build.
+rm -f "$out"/*.opus "$out"/*.[pab].wav "$out"/*.pesq.json
+SOX=(sox -R -V1)
+
+section() { printf '\n== %s\n' "$*"; }
+
+# --- Tools ------------------------------------------------------------------------------------
+for tool in espeak-ng sox ffmpeg opusenc opusdec python3; do
+    command -v "$tool" >/dev/null || { echo "bench: $tool is missing (run make setup)" >&2; exit 1; }
+done
+if ! /usr/bin/time -f "%M" true >/dev/null 2>&1; then
+    # GNU time reports the peak resident memory; bash's builtin does not.
+    command -v apt-get >/dev/null || { echo "bench: needs GNU time at /usr/bin/time" >&2; exit 1; }
+    echo "bench: installing GNU time for peak-memory figures" >&2
+    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get install -y -qq --no-install-recommends time >/dev/null
+fi
+
+# --- Inputs, made once ------------------------------------------------------------------------
+sentences=(
+    "Hi love, it's Mum. We are all watching the tracker and cheering every time your dot moves."
+    "Remember what the coach said: start slow, and the last few kilometres will thank you."
+    "Your sister made a sign with your name on it in huge letters, so look out for it near the bridge."
+    "Keep your shoulders loose, breathe steadily, and take a sip of water at every station."
+    "You trained through the whole winter, in the rain and in the dark, and it is paying off today."
+    "Dad says your pace looks perfect and that you should not chase anyone just yet."
+    "When it starts to hurt, think about the pancakes we are having afterwards."
+    "Grandma is listening to this too and she says she has never been prouder."
+    "There's a long hill coming up after the park, so shorten your stride and keep the rhythm."
+    "We will be at the finish with the blue umbrella. Run towards the blue umbrella."
+    "Whatever the clock says, you have already done something amazing by being out there."
+    "Right, enough from me. Go on, enjoy every step, and we will see you soon!"
+)
+
+# speech SECONDS FILE: one person talking for SECONDS, whole sentences with the natural pauses
+# between them, at espeak-ng's 22.05 kHz: enough sentences are spoken at 160 words a minute, then
+# spoken again at the rate that makes them last SECONDS.
+speech() {
+    local target=$1 file=$2 text="" seconds=0 i=0 rate
+    while awk -v d="$seconds" -v t="$target" 'BEGIN { exit !(d < t) }'; do
+        text+="${sentences[$((i % ${#sentences[@]}))]} "
+        i=$((i + 1))
+        espeak-ng -v en-us+f3 -s 160 -w "$file" "$text"
+        seconds=$(soxi -D "$file")
+    done
+    rate=$(awk -v d="$seconds" -v t="$target" 'BEGIN { printf "%d", 160 * d / t + 0.5 }')
+    espeak-ng -v en-us+f3 -s "$rate" -w "$file" "$text"
+}
+
+# message SECONDS PINK_DB BROWN_DB FILE: a 48 kHz mono 16-bit message of SECONDS: 1 s of room
+# noise, SECONDS - 3 of speech, 2 s of room noise, at -23 LUFS.
+message() {
+    local seconds=$1 pink=$2 brown=$3 file=$4
+    [ -f "$file" ] && return 0
+    local talk="$out/.talk.wav" voice="$out/.voice.wav" room="$out/.room.wav"
+    speech "$(awk -v s="$seconds" 'BEGIN { print s - 3 }')" "$talk"
+    "${SOX[@]}" "$talk" -r 48000 -c 1 -b 16 "$voice" rate -v norm -3 pad 1 3 trim 0 "$seconds"
+    "${SOX[@]}" -n -r 48000 -c 1 -b 16 "$out/.pink.wav" synth "$seconds" pinknoise gain "$pink"
+    "${SOX[@]}" -n -r 48000 -c 1 -b 16 "$out/.brown.wav" synth "$seconds" brownnoise gain "$brown"
+    "${SOX[@]}" -m -v 1 "$voice" -v 1 "$out/.pink.wav" -v 1 "$out/.brown.wav" "$room"
+    local loudness
+    loudness=$(scripts/measure.sh --raw "$room" | awk '{ print $1 }')
+    "${SOX[@]}" "$room" "$file" gain "$(awk -v m="$loudness" 'BEGIN { printf "%.2f", -23 - m }')"
+    rm -f "$talk" "$voice" "$room" "$out/.pink.wav" "$out/.brown.wav"
+}
+
+section "Inputs (in $out/, made once)"
+message 10 -50 -63 "$out/speech-10s.wav"       # quiet room: noise about 45 dB below the speech
+message 60 -50 -63 "$out/speech-60s.wav"
+message 10 -22 -40 "$out/noisy-10s.wav"        # street: pink noise about 12 dB below the speech
+for f in "$out"/speech-10s.wav "$out"/speech-60s.wav "$out"/noisy-10s.wav; do
+    printf '%-24s %6.2f s, %s Hz, %s\n' "$(basename "$f")" "$(soxi -D "$f")" "$(soxi -r "$f")" \
+        "$(scripts/measure.sh --raw "$f" | awk '{ printf "%s LUFS, %s dBTP", $1, $2 }')"
+done
+
+# --- The three encoders -----------------------------------------------------------------------
+# command TOOL IN OUT: sets cmd to the command line; p = voicemsg, a = bare opusenc, b = ffmpeg.
+command_for() {
+    case $1 in
+        p) cmd=("$bin" encode "$2" -o "$3" --marker 1km) ;;
+        a) cmd=(opusenc --quiet --bitrate 24 --comp 10 --speech "$2" "$3") ;;
+        b) cmd=(ffmpeg -hide_banner -loglevel error -nostdin -y -i "$2"
+                -af "silenceremove=start_periods=1:start_threshold=-50dB:stop_periods=-1:stop_threshold=-50dB:stop_duration=1,loudnorm=I=-16:TP=-1"
+                -c:a libopus -b:a 24k -application voip "$3") ;;
+    esac
+}
+encode() { command_for "$@"; "${cmd[@]}"; }
+name() { case $1 in p) echo "voicemsg encode";; a) echo "(a) opusenc";; b) echo "(b) ffmpeg";; esac; }
+
+tools=(a b)
+probe="$out/.probe.opus"
+if encode p "$out/speech-10s.wav" "$probe" >/dev/null 2>"$out/.probe.err" && [ -s "$probe" ]; then
+    tools=(p a b)
+else
+    echo "bench: $bin encode does not work yet, so voicemsg is left out:" >&2
+    sed 's/^/  /' "$out/.probe.err" >&2
+fi
+rm -f "$probe" "$out/.probe.err"
+
+# --- Speed and memory -------------------------------------------------------------------------
+# One run: wall seconds (from the nanosecond clock) and peak RSS in KiB (from GNU time).
+run_once() {
+    local start end
+    command_for "$@"
+    start=$(date +%s%N)
+    /usr/bin/time -f "%M" -o "$out/.rss" "${cmd[@]}" >/dev/null 2>&1
+    end=$(date +%s%N)
+    echo "$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.4f", (e - s) / 1e9 }') $(cat "$out/.rss")"
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+section "Speed: median of $runs runs, wall time and peak resident memory (runs interleaved)"
+echo "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown) before the runs"
+printf '%-16s %-18s %12s %14s\n' input encoder "wall s" "peak RSS MiB"
+declare -A wall rss
+for input in speech-10s speech-60s; do
+    declare -A walls=() rsss=()
+    for ((r = 0; r < runs; r++)); do
+        for tool in "${tools[@]}"; do
+            read -r w m < <(run_once "$tool" "$out/$input.wav" "$out/$input.$tool.opus")
+            walls[$tool]+="$w"$'\n'
+            rsss[$tool]+="$m"$'\n'
+        done
+    done
+    for tool in "${tools[@]}"; do
+        wall[$input.$tool]=$(printf '%s' "${walls[$tool]}" | median)
+        rss[$input.$tool]=$(printf '%s' "${rsss[$tool]}" | median)
+        printf '%-16s %-18s %12.3f %14.1f\n' "$input" "$(name "$tool")" "${wall[$input.$tool]}" \
+            "$(awk -v k="${rss[$input.$tool]}" 'BEGIN { print k / 1024 }')"
+    done
+    unset walls rsss
+done
+rm -f "$out/.rss"
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+verdict() { awk -v v="$1" -v limit="$2" 'BEGIN { print (v <= limit) ? "ok" : "OVER" }'; }
+if [ "${tools[0]}" = p ]; then
+    section "Ratios (acceptance on the 60 s message: wall p/a <= 1.0, wall p/b <= 0.5, memory p/b <= 0.25)"
+    printf '%-12s %10s %10s %12s\n' input "wall p/a" "wall p/b" "memory p/b"
+    for input in speech-10s speech-60s; do
+        printf '%-12s %10s %10s %12s\n' "$input" \
+            "$(ratio "${wall[$input.p]}" "${wall[$input.a]}")" \
+            "$(ratio "${wall[$input.p]}" "${wall[$input.b]}")" \
+            "$(ratio "${rss[$input.p]}" "${rss[$input.b]}")"
+    done
+    pa=$(ratio "${wall[speech-60s.p]}" "${wall[speech-60s.a]}")
+    pb=$(ratio "${wall[speech-60s.p]}" "${wall[speech-60s.b]}")
+    mb=$(ratio "${rss[speech-60s.p]}" "${rss[speech-60s.b]}")
+    echo "60 s: wall p/a $pa ($(verdict "$pa" 1.0)), wall p/b $pb ($(verdict "$pb" 0.5)), memory p/b $mb ($(verdict "$mb" 0.25))"
+else
+    section "Ratios: none, voicemsg was left out"
+fi
+
+# --- Loudness of every output -----------------------------------------------------------------
+section "Loudness of the outputs (ffmpeg ebur128; voicemsg and ffmpeg aim at -16 LUFS, -1 dBTP)"
+printf '%-30s %8s %10s %8s\n' output seconds LUFS dBTP
+for input in speech-10s speech-60s; do
+    for tool in "${tools[@]}"; do
+        f="$out/$input.$tool.opus"
+        read -r lufs peak < <(scripts/measure.sh --raw "$f")
+        printf '%-30s %8.2f %10s %8s\n' "$(basename "$f")" \
+            "$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$f")" "$lufs" "$peak"
+    done
+done
+
+# --- Clarity ----------------------------------------------------------------------------------
+section "Clarity: PESQ-WB against the time-aligned source (acceptance: p >= a - 0.1, at no more bytes/s)"
+if ! python3 -c "import numpy, scipy, pesq" 2>/dev/null; then
+    echo "bench: installing the Python packages for PESQ (numpy, scipy, pesq)" >&2
+    python3 -m pip install --quiet numpy scipy pesq >&2 || true
+fi
+if ! python3 -c "import numpy, scipy, pesq" 2>/dev/null; then
+    echo "bench: numpy, scipy or pesq is missing and could not be installed; no clarity figures" >&2
+    exit 0
+fi
+clarity_tools=(a)
+[ "${tools[0]}" = p ] && clarity_tools=(p a)
+
+# bytes_per_second FILE.opus DECODED.wav: the file's size over the audio it holds.
+bytes_per_second() {
+    awk -v b="$(wc -c <"$1")" -v s="$(soxi -D "$2" 2>/dev/null)" 'BEGIN { printf "%.0f", b / s }'
+}
+
+printf '%-12s %-18s %8s %9s %8s %10s   %s\n' input encoder PESQ-WB "own span" bytes/s LUFS "common span"
+for input in speech-10s noisy-10s; do
+    decoded=()
+    for tool in "${clarity_tools[@]}"; do
+        f="$out/$input.$tool.opus"
+        [ -s "$f" ] || encode "$tool" "$out/$input.wav" "$f" >/dev/null
+        # --float: no dither noise added by the decoder; 48 kHz, as the source.
+        opusdec --quiet --float --rate 48000 "$f" "$out/$input.$tool.wav" 2>/dev/null
+        decoded+=("$out/$input.$tool.wav")
+    done
+    python3 scripts/pesq_score.py --json "$out/$input.wav" "${decoded[@]}" >"$out/$input.pesq.json"
+    i=0
+    for tool in "${clarity_tools[@]}"; do
+        f="$out/$input.$tool.opus"
+        read -r score own span < <(python3 -c '
+import json, sys
+report = json.load(open(sys.argv[1]))
+r = report["results"][int(sys.argv[2])]
+s = report["commonSpanSeconds"]
+print(r["pesqWB"], r["pesqWBOwnSpan"], "%.2f-%.2fs" % (s[0], s[1]))' "$out/$input.pesq.json" "$i")
+        printf '%-12s %-18s %8s %9s %8s %10s   %s\n' "$input" "$(name "$tool")" "$score" "$own" \
+            "$(bytes_per_second "$f" "$out/$input.$tool.wav")" \
+            "$(scripts/measure.sh --raw "$f" | awk '{ print $1 }')" "$span"
+        eval "score_$tool=$score"
+        eval "bps_$tool=$(bytes_per_second "$f" "$out/$input.$tool.wav")"
+        i=$((i + 1))
+    done
+    if [ "${clarity_tools[0]}" = p ]; then
+        # shellcheck disable=SC2154  # set by the eval above
+        diff=$(awk -v p="$score_p" -v a="$score_a" 'BEGIN { printf "%+.3f", p - a }')
+        ok=$(awk -v d="$diff" -v bp="$bps_p" -v ba="$bps_a" 'BEGIN { print (d >= -0.1 && bp <= ba) ? "ok" : "FAILS" }')
+        echo "$input: PESQ-WB p - a = $diff, bytes/s p $bps_p vs a $bps_a ($ok)"
+    fi
+done
