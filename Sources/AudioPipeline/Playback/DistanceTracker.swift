@@ -132,7 +132,7 @@ public struct DistanceTracker: Sendable {
             return reject(fix)
         }
         lastFixTime = fix.time
-        rejectedRun.removeAll()
+        if !rejectedRun.isEmpty { rejectedRun.removeAll() }
         lastAccepted = (position.east, position.north, fix.time)
         lastAcceptedFix = fix
         if var bridge = provisionalBridge {

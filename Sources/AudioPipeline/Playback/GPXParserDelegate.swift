@@ -117,11 +117,27 @@ final class GPXParserDelegate: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
         guard failure == nil else { return }
-        let reason = (parseError as NSError).userInfo[NSLocalizedDescriptionKey] as? String
         failure = AudioPipelineError(
-            .unreadableInput,
-            "malformed XML at line \(parser.lineNumber): \(reason?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "parser error \((parseError as NSError).code)")",
+            .unreadableInput, "malformed XML at line \(parser.lineNumber): \(Self.describe(parseError))",
             source: source)
+    }
+
+    /// The parser's reason in words: "an end tag does not match its start tag", not "76".
+    static func describe(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let text = nsError.userInfo[NSLocalizedDescriptionKey] as? String, !text.isEmpty,
+           !text.hasPrefix("The operation could not be completed") {
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        // The codes are libxml2's (Apple's NSXMLParser uses the same numbers).
+        switch nsError.code {
+        case 4: return "there is no XML element where the document should start"
+        case 5: return "the document ends early, or has content after its root element"
+        case 73: return "a tag is not closed with '>'"
+        case 76: return "an end tag does not match its start tag"
+        case 77: return "the file ends inside an element"
+        default: return "XML parser error \(nsError.code)"
+        }
     }
 
     func parserDidEndDocument(_ parser: XMLParser) {

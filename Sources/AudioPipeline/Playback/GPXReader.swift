@@ -40,7 +40,7 @@ public enum GPXReader {
             throw error
         }
         guard finished else {
-            let reason = parser.parserError.map { describe($0) } ?? "unknown parser error"
+            let reason = parser.parserError.map { GPXParserDelegate.describe($0) } ?? "unknown parser error"
             throw AudioPipelineError(
                 .unreadableInput, "malformed XML at line \(parser.lineNumber): \(reason)",
                 source: source)
@@ -61,13 +61,5 @@ public enum GPXReader {
             version: version, points: handler.points, segmentCount: handler.segmentsWithPoints,
             rejectedPointCount: handler.rejectedPointCount,
             ignoredWaypointCount: handler.waypointCount, source: source)
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let text = nsError.userInfo[NSLocalizedDescriptionKey] as? String, !text.isEmpty {
-            return text.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        return "XML parser error \(nsError.code)"
     }
 }

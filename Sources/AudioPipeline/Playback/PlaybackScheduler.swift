@@ -203,7 +203,9 @@ extension PlaybackScheduler.Progress {
         if let previous = updateTime, time > previous {
             let elapsed = time - previous
             let instant = (clamped - meters) / elapsed
-            let weight = 1 - exp(-elapsed / max(configuration.speedTimeConstant, 1e-9))
+            // elapsed / (τ + elapsed): the exponential smoother's weight to first order, without
+            // an exp() per fix.
+            let weight = elapsed / (max(configuration.speedTimeConstant, 0) + elapsed)
             speed += weight * (instant - speed)
             if elapsed <= 10 {
                 updateInterval = updateInterval.map { $0 + 0.2 * (elapsed - $0) } ?? elapsed

@@ -145,10 +145,14 @@ struct GPXReaderTests {
         ("<kml><Placemark/></kml>", "not a GPX file"),
         ("<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n<trk><trkseg><trkpt lat=\"1\" lon=\"2\"><time>yesterday</time></trkpt></trkseg></trk></gpx>", "line 2"),
         ("<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\"><wpt lat=\"1\" lon=\"2\"/></gpx>", "no track or route points"),
+        ("<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n<trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\">", "malformed XML"),
+        ("hello, I am not XML", "line 1"),
+        ("", "not a GPX file"),
     ])
     func badInputIsAClearError(text: String, fragment: String) throws {
         let error = try #require(throws: AudioPipelineError.self) { try Self.read(text) }
         #expect(error.description.hasPrefix("test.gpx: "))
+        print(error.description)
         #expect(error.description.contains(fragment), "\(error.description)")
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// SplitMix64: a tiny, fast, reproducible random source for test data.
-struct SeededGenerator: RandomNumberGenerator {
+struct PlaybackRandom: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) {
