@@ -41,8 +41,8 @@ public struct SpeechTrimmer: Sendable {
             speechEndSample: speechEnd,
             keptStartSample: max(0, speechStart - Int((configuration.paddingBefore * rate).rounded())),
             keptEndSample: min(count, speechEnd + Int((configuration.paddingAfter * rate).rounded())),
-            noiseFloorLevel: analysis.voiceNoiseFloor,
-            fricativeNoiseFloorLevel: analysis.fricativeNoiseFloor,
+            noiseFloorLevel: analysis.voiceNoiseFloor.level,
+            fricativeNoiseFloorLevel: analysis.fricativeNoiseFloor?.level,
             peakFrameLevel: analysis.voicePeakLevel,
             peakLevelAboveFloor: analysis.peakActivity
         )
@@ -71,9 +71,9 @@ public struct SpeechTrimmer: Sendable {
         }
         func dB(_ value: Double) -> String { String(Int(value.rounded())) }
         func ms(_ seconds: Double) -> String { String(Int((seconds * 1000).rounded())) }
-        return "no speech found (noise floor \(dB(analysis.voiceNoiseFloor)) dBFS, loudest frame "
+        return "no speech found (noise floor \(dB(analysis.voiceNoiseFloor.level)) dBFS, loudest frame "
             + "\(dB(analysis.voicePeakLevel)) dBFS, at most \(dB(max(0, analysis.peakActivity))) dB above the floor; "
-            + "speech must rise \(dB(configuration.enterThreshold)) dB above it for "
+            + "speech must rise \(dB(analysis.voiceNoiseFloor.enterLevel - analysis.voiceNoiseFloor.level)) dB above it for "
             + "\(ms(configuration.minimumSpeechDuration)) ms, the longest burst lasted "
             + "\(ms(analysis.longestBurstSeconds)) ms)"
     }

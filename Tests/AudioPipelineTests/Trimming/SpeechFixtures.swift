@@ -12,6 +12,8 @@ enum SpeechFixtures {
     static let proud = "We are so proud of you. Only five kilometres to go."
     /// Starts and ends on a fricative, the weakest edges speech has.
     static let fricatives = "Seriously fast, Sam! Finish strong, champs"
+    /// Shorter than one 400 ms loudness block.
+    static let short = "Go!"
     static let first = "Keep going."
     static let second = "You are doing great."
 

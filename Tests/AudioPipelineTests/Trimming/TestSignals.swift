@@ -54,6 +54,22 @@ enum TestSignals {
         return output.map { Float(Double($0) / level) }
     }
 
+    /// Brown (red) noise: leaky-integrated white noise, high-passed at 75 Hz, with unit RMS.
+    /// Its energy sits lower than pink noise, like ventilation or traffic rumble, so what is left
+    /// in the voice band comes in narrower, more uneven frames.
+    static func brownNoise(count: Int, seed: UInt64) -> [Float] {
+        var generator = SeededGenerator(seed: seed)
+        var output = [Float](repeating: 0, count: count)
+        var value: Float = 0
+        for index in 0..<count {
+            value = 0.999 * value + 0.05 * generator.nextSignedUnit()
+            output[index] = value
+        }
+        highPass75(&output)
+        let level = rms(output[...])
+        return output.map { Float(Double($0) / level) }
+    }
+
     /// A second-order Butterworth high-pass at 75 Hz (bilinear transform), in place.
     static func highPass75(_ samples: inout [Float]) {
         let k = tan(Double.pi * 75 / Double(sampleRate))
