@@ -4,8 +4,8 @@ extension SpeechTrimmer {
     ///
     /// Levels are in dB relative to full scale, measured in two bands: the voice band, where
     /// vowels and voiced consonants are loud, and the fricative band, where "s", "f" and "sh" are.
-    /// Each band has its own noise floor, and a frame's activity is how far the louder of the two
-    /// rises above its floor. Room noise is mostly low-pitched, so an "s" at the start or the end
+    /// Each band has its own noise floor and margins, and a frame counts by whichever band stands
+    /// out more. Room noise is mostly low-pitched, so an "s" at the start or the end
     /// of a message often stands out only in the fricative band.
     public struct Configuration: Sendable, Equatable, Codable {
         /// Length of one analysis frame, in seconds. Default 10 ms: short enough to place an edge
@@ -38,9 +38,10 @@ extension SpeechTrimmer {
         /// percentile ignores the loud part, so the floor adapts to each recording's room.
         public var noiseFloorPercentile: Double = 0.10
 
-        /// Frames quieter than this (dBFS, per band) are digital silence. Default -100 dBFS. They say nothing
-        /// about the room, so they do not pull the noise floor down (a recording that starts with
-        /// zeros from the app would otherwise make its whole room noise count as speech).
+        /// Frames quieter than this (dBFS, per band) are digital silence. Default -100 dBFS.
+        /// They say nothing about the room, so they do not pull the noise floor down (a recording
+        /// that starts with zeros from the app would otherwise make its room noise count as
+        /// speech).
         public var digitalSilenceLevel: Double = -100
 
         /// The lowest the noise floor may go, in dBFS. Default -80 dBFS, so that in a clean,
