@@ -32,9 +32,18 @@ extension SpeechTrimmer {
             peakActivity = max(peakActivity, (fricative.max() ?? -Double.infinity) - fricativeFloor.level)
         }
 
+        // Voiced frames: the voice band is active and its waveform is slow enough to be a vowel
+        // or a voiced consonant rather than a breath, hiss or rustle.
+        let voiced = levels.voice.indices.map { index in
+            levels.voice[index] >= voiceFloor.exitLevel
+                && levels.crossingRate[index] <= configuration.maximumVoicedCrossingRate
+        }
+
         let framesPerSecond = rate / Double(frameLength)
         let bursts = findSpeech(
             score,
+            voiced: voiced,
+            minimumVoicedFrames: Int((configuration.minimumVoicedDuration * framesPerSecond).rounded()),
             minimumFrames: max(1, Int((configuration.minimumSpeechDuration * framesPerSecond).rounded())),
             maximumGap: max(0, Int((configuration.maximumGapWithinBurst * framesPerSecond).rounded())),
             minimumWeakRun: max(1, Int((configuration.minimumWeakSoundDuration * framesPerSecond).rounded()))
@@ -60,7 +69,10 @@ extension SpeechTrimmer {
     /// the exit level for a moment after the words is a swell of the noise, not a word. A burst is speech when at least `minimumFrames`
     /// of its frames are active. Speech spans the first to the last such burst, so pauses between
     /// them are kept.
-    func findSpeech(_ activity: [Double], minimumFrames: Int, maximumGap: Int, minimumWeakRun: Int)
+    func findSpeech(
+        _ activity: [Double], voiced: [Bool], minimumVoicedFrames: Int, minimumFrames: Int, maximumGap: Int,
+        minimumWeakRun: Int
+    )
         -> (speech: Range<Int>?, longestActiveFrames: Int)
     {
         let enter = 1.0
@@ -91,7 +103,9 @@ extension SpeechTrimmer {
                 count += 1
             }
             longest = max(longest, count)
-            if count >= minimumFrames {
+            var voicedCount = 0
+            for index in start..<strongEnd where voiced[index] { voicedCount += 1 }
+            if count >= minimumFrames, voicedCount >= minimumVoicedFrames {
                 if first == nil { first = start }
                 last = strongEnd
             }

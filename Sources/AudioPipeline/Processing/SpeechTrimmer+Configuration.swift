@@ -81,6 +81,16 @@ extension SpeechTrimmer {
         /// even a lone "go!" lasts longer.
         public var minimumSpeechDuration: Double = 0.150
 
+        /// How long (seconds) a burst must hold voiced frames to count as speech. Default 50 ms.
+        /// Every spoken word has a vowel; a breath, a rustle of clothing or a hiss of air does
+        /// not, however long it lasts. 0 turns the check off (for whispered messages).
+        public var minimumVoicedDuration: Double = 0.050
+
+        /// The most zero crossings per second the voice-band signal may have in a voiced frame.
+        /// Default 2500: vowels cross 400 to 1500 times a second (their first formants), breath
+        /// and hiss 4000 to 7000 times.
+        public var maximumVoicedCrossingRate: Double = 2500
+
         /// The longest dip below `exitThreshold` (seconds) that still belongs to the same burst.
         /// Default 300 ms, so a short first word ("Keep, going") or the closure of a "p" does not
         /// split speech into bursts that are each too short, while a click half a second before

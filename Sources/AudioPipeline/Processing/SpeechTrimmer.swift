@@ -4,7 +4,8 @@
 /// measures the energy of 10 ms frames in two bands (voice, 200-4000 Hz, and fricatives,
 /// 4-10 kHz), estimates each band's noise floor and how much that noise wavers from the quietest
 /// frames, and calls a burst of frames speech when one band rises `enterThreshold` dB above its
-/// floor and the burst stays `exitThreshold` dB above it for at least `minimumSpeechDuration`.
+/// floor and the burst stays `exitThreshold` dB above it for at least `minimumSpeechDuration`,
+/// with at least `minimumVoicedDuration` of voiced sound (so a breath or a rustle is not speech).
 /// Speech runs from the start of the first such burst to the end of the last; everything in
 /// between, pauses included, is kept. Padding is added on both sides and the cuts get short fades.
 ///
@@ -78,7 +79,7 @@ public struct SpeechTrimmer: Sendable {
         return "no speech found (noise floor \(dB(analysis.voiceNoiseFloor.level)) dBFS, loudest frame "
             + "\(dB(analysis.voicePeakLevel)) dBFS, at most \(dB(max(0, analysis.peakActivity))) dB above the floor; "
             + "speech must rise \(dB(analysis.voiceNoiseFloor.enterLevel - analysis.voiceNoiseFloor.level)) dB above it for "
-            + "\(ms(configuration.minimumSpeechDuration)) ms, the longest burst lasted "
+            + "\(ms(configuration.minimumSpeechDuration)) ms with a voiced sound, the longest burst lasted "
             + "\(ms(analysis.longestBurstSeconds)) ms)"
     }
 }

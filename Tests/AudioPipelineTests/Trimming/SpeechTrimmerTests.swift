@@ -111,6 +111,20 @@ import Testing
         print("SpeechTrimmer at 6 dB SNR, \(isBrownNoise ? "brown" : "pink") noise: worst start \(ms(worst.start)), worst end \(ms(worst.end))")
     }
 
+    /// A breath a second before the words, 20 to 40 dB below the speech, is not speech.
+    @Test(arguments: [-40.0, -30, -20], [false, true])
+    func ignoresABreathBeforeTheSpeech(relativeLevel: Double, isNoisy: Bool) throws {
+        var (samples, truth) = try TrimCase(text: SpeechFixtures.halfway, leading: 2, trailing: 1, isNoisy: isNoisy,
+                                            click: nil).build()
+        let speechLevel = TestSignals.rms(samples[truth])
+        let breath = TestSignals.breath(rms: speechLevel * pow(10, relativeLevel / 20), seed: 11)
+        let start = truth.lowerBound - TestSignals.samples(seconds: 1)
+        for (offset, value) in breath.enumerated() { samples[start + offset] += value }
+        let measured = try SpeechTrimmer().measure(samples)
+        let startError = Double(measured.speechStartSample - truth.lowerBound) / Double(TestSignals.sampleRate)
+        #expect(abs(startError) <= 0.050, "start off by \(ms(startError))")
+    }
+
     @Test(arguments: [false, true])
     func keepsAPauseOfOverASecondUntouched(isNoisy: Bool) throws {
         let trimCase = TrimCase(text: SpeechFixtures.first, leading: 2, trailing: 2, isNoisy: isNoisy,
@@ -182,6 +196,8 @@ import Testing
             ("three clicks in pink noise", withClick(scaled(pink, -40), .decaying, at: [1, 2, 3])),
             ("a click in brown noise", withClick(scaled(brown, -40), .burst, at: [2])),
             ("a click in white noise", withClick(scaled(white, -40), .decaying, at: [2])),
+            ("a breath in silence", [Float](repeating: 0, count: five / 2) + TestSignals.breath(rms: 0.05, seed: 12)
+                + [Float](repeating: 0, count: five / 2)),
         ]
     }()
 

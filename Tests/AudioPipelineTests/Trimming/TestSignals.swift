@@ -85,6 +85,18 @@ enum TestSignals {
         }
     }
 
+    /// A 350 ms breath: broadband noise under a smooth swell, with the given RMS.
+    static func breath(rms level: Double, seed: UInt64) -> [Float] {
+        var noise = whiteNoise(count: samples(seconds: 0.35), seed: seed)
+        highPass75(&noise)
+        let scale = level / rms(noise[...]) * (8.0 / 3).squareRoot()  // the Hann swell's RMS is sqrt(3/8)
+        for index in noise.indices {
+            let envelope = 0.5 - 0.5 * cos(2 * Double.pi * Double(index) / Double(noise.count))
+            noise[index] = Float(Double(noise[index]) * scale * envelope)
+        }
+        return noise
+    }
+
     enum ClickShape: String, CaseIterable, Sendable {
         /// A broadband burst with a Hann envelope, like a bumped microphone.
         case burst
