@@ -45,5 +45,6 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        .testTarget(name: "voicemsgTests", dependencies: ["AudioPipeline"]),
     ]
 )
