@@ -35,7 +35,9 @@ import Testing
         let message = try MessagePipeline().process(
             .file(path: input.path),
             metadata: MessageMetadata(marker: marker, sender: testCase.sender, runID: "run-7", messageID: "m-1", title: "Go"))
+        defer { try? FileManager.default.removeItem(atPath: input.path) }
         let folder = try SpeechRecordings.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let opus = folder.appendingPathComponent("message.opus").path
         try Data(OggOpusWriter.write(message.stream)).write(to: URL(fileURLWithPath: opus))
 

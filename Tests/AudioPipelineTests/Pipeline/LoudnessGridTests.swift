@@ -63,7 +63,10 @@ import Testing
         #expect(abs(input.loudness - testCase.loudness) <= 2, "input measured \(input.loudness) LUFS")
 
         let message = try MessagePipeline().process(.file(path: input.path), metadata: MessageMetadata(marker: DistanceMarker(parsing: "5km")))
-        let output = try SpeechRecordings.scratchFolder().appendingPathComponent("out.opus").path
+        defer { try? FileManager.default.removeItem(atPath: input.path) }
+        let folder = try SpeechRecordings.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("out.opus").path
         try Data(OggOpusWriter.write(message.stream)).write(to: URL(fileURLWithPath: output))
         let measured = try ExternalTool.ebur128(output)
 
@@ -81,7 +84,9 @@ import Testing
     @Test func shortClipBeatsFFmpegLoudnorm() throws {
         let input = try SpeechRecordings.make(seconds: 1, loudness: -30, sampleRate: 48_000, channels: 1,
                                               container: .wav, name: "loudnorm-1s")
+        defer { try? FileManager.default.removeItem(atPath: input.path) }
         let folder = try SpeechRecordings.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let theirs = folder.appendingPathComponent("loudnorm.opus").path
         try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", input.path,
                                         "-af", "loudnorm=I=-16:TP=-1", "-ar", "48000",
