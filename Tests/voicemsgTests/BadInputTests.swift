@@ -40,8 +40,12 @@ import Testing
         case .emptyFile:
             try write([])
         case .randomBytes:
-            var generator = SystemRandomNumberGenerator()
-            try write((0..<50_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            // A fixed xorshift sequence, so that a failure can be reproduced.
+            var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+            try write((0..<50_000).map { _ in
+                state ^= state << 13; state ^= state >> 7; state ^= state << 17
+                return UInt8(truncatingIfNeeded: state >> 24)
+            })
         case .truncatedWAV:
             let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try Fixtures.speechWAV())))
             try write(Array(whole.prefix(whole.count / 2)))
@@ -70,11 +74,11 @@ import Testing
             try write(Fixtures.wav(format: 3, channels: 1, sampleRate: 16_000, bitsPerSample: 32,
                                    data: Fixtures.floatBytes((0..<32_000).map { $0.isMultiple(of: 2) ? .infinity : -.infinity })))
         case .twentyMinutes:
-            try CommandLine.tool("sox", ["-n", "-r", "8000", "-b", "16", "-c", "1", input, "synth", "1200", "pinknoise", "vol", "0.1"])
+            try CommandLine.tool("sox", ["-R", "-n", "-r", "8000", "-b", "16", "-c", "1", input, "synth", "1200", "pinknoise", "vol", "0.1"])
         case .pureSilence:
             try CommandLine.tool("sox", ["-n", "-r", "16000", "-b", "16", "-c", "1", input, "trim", "0", "5"])
         case .pureNoise:
-            try CommandLine.tool("sox", ["-n", "-r", "16000", "-b", "16", "-c", "1", input, "synth", "5", "whitenoise", "vol", "0.3"])
+            try CommandLine.tool("sox", ["-R", "-n", "-r", "16000", "-b", "16", "-c", "1", input, "synth", "5", "whitenoise", "vol", "0.3"])
         case .directory:
             try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: false)
         case .missingPath:
