@@ -13,7 +13,7 @@ func systemLibrary(_ name: String, pkgConfig: String, apt: String, brew: String)
 
 let package = Package(
     name: "voicemsg",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     products: [
         .library(name: "AudioPipeline", targets: ["AudioPipeline"]),
         .executable(name: "voicemsg", targets: ["voicemsg"]),
@@ -21,6 +21,13 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         systemLibrary("CSndfile", pkgConfig: "sndfile", apt: "libsndfile1-dev", brew: "libsndfile"),
@@ -31,10 +38,25 @@ let package = Package(
             name: "AudioPipeline",
             dependencies: ["CSndfile", "COpus", "CSoxr", "CEbur128"]
         ),
+        // The upload server, store, queue and workers; AudioPipeline stays free of server packages.
+        .target(
+            name: "VoicemsgServer",
+            dependencies: [
+                "AudioPipeline",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .executableTarget(
             name: "voicemsg",
             dependencies: [
                 "AudioPipeline",
+                "VoicemsgServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -43,6 +65,15 @@ let package = Package(
             dependencies: [
                 "AudioPipeline",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "VoicemsgServerTests",
+            dependencies: [
+                "VoicemsgServer",
+                "AudioPipeline",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .testTarget(name: "voicemsgTests", dependencies: ["AudioPipeline"]),

@@ -42,7 +42,7 @@ struct EncodeCommand: AsyncParsableCommand {
     @Option(help: "A title (TITLE tag).")
     var title: String?
 
-    @Option(help: "Container: ogg (Ogg Opus).")
+    @Option(help: "Container: ogg (Ogg Opus) or caf (Opus in CAF, what AVAudioPlayer plays on iOS).")
     var format: ContainerFormat = .ogg
 
     @OptionGroup(title: "Audio")

@@ -1,0 +1,79 @@
+import HTTPTypes
+import Hummingbird
+
+/// `POST /v1/runs` body.
+struct CreateRunRequest: Decodable {
+    var title: String
+    var plannedDistanceMeters: Double?
+}
+
+/// `POST /v1/runs` answer: the only time the tokens are shown.
+struct CreateRunResponse: ResponseEncodable, Decodable {
+    var id: String
+    var ownerToken: String
+    var inviteToken: String
+}
+
+/// `POST /v1/runs/{runID}/messages` answer.
+struct UploadResponse: ResponseEncodable, Decodable {
+    var id: String
+    var status: MessageStatus
+}
+
+/// `GET /v1/messages/{id}` answer.
+struct MessageResponse: ResponseEncodable, Decodable {
+    var id: String
+    var runID: String
+    var status: MessageStatus
+    var error: String?
+    var marker: String
+    var markerMeters: Double
+    var sender: String?
+    var durationSeconds: Double?
+    var attempts: Int
+
+    init(_ record: MessageRecord) {
+        id = record.id
+        runID = record.runID
+        status = record.status
+        // A transient error of a job that will be retried is kept for operators, not shown as
+        // the message's error.
+        error = record.status == .failed ? record.error : nil
+        marker = record.marker
+        markerMeters = record.markerMeters
+        sender = record.sender
+        durationSeconds = record.durationSeconds
+        attempts = record.attempts
+    }
+}
+
+/// `GET /v1/runs/{runID}/manifest` answer.
+struct ManifestResponse: ResponseEncodable, Decodable {
+    struct Run: Codable {
+        var id: String
+        var title: String
+        var plannedDistanceMeters: Double?
+    }
+
+    struct Message: Codable {
+        var id: String
+        var marker: String
+        var markerMeters: Double
+        var sender: String?
+        var durationSeconds: Double
+        var bytes: Int
+        var sha256: String
+        var audioURL: String
+    }
+
+    var run: Run
+    var messages: [Message]
+    /// Queued or processing.
+    var pending: Int
+    var failed: Int
+}
+
+/// `GET /healthz` answer.
+struct HealthResponse: ResponseEncodable, Decodable {
+    var status: String
+}

@@ -1,0 +1,52 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+extension VoicemsgAPI {
+    /// The Ogg Opus bytes of a ready message, for the run's owner, with an ETag (the SHA-256)
+    /// and single-range requests.
+    func audio(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try Self.validID(context.parameters.get("id"))
+        let token = try Self.bearerToken(request)
+        guard let record = try await store.message(id: id) else {
+            throw HTTPError(.notFound, message: "no message \(id)")
+        }
+        _ = try await authorize(token: token, runID: record.runID, needsOwner: true)
+        guard record.status == .ready, let sha256 = record.audioSHA256,
+            let bytes = try await store.audio(messageID: id)
+        else {
+            throw HTTPError(.notFound, message: "message \(id) is \(record.status.rawValue), it has no audio yet")
+        }
+        let etag = "\"\(sha256)\""
+        var headers: HTTPFields = [
+            .eTag: etag, .acceptRanges: "bytes", .contentType: "audio/ogg",
+            .cacheControl: "private, max-age=31536000, immutable",
+        ]
+        if let ifNoneMatch = request.headers[.ifNoneMatch],
+            ifNoneMatch == "*" || ifNoneMatch.split(separator: ",").contains(where: {
+                $0.trimmingCharacters(in: .whitespaces) == etag
+            })
+        {
+            return Response(status: .notModified, headers: headers)
+        }
+        var range = ByteRange(header: request.headers[.range], length: bytes.count)
+        // A Range with an If-Range naming another version gets the whole, current body.
+        if let ifRange = request.headers[.ifRange], ifRange != etag { range = .whole }
+        switch range {
+        case .whole:
+            headers[.contentLength] = "\(bytes.count)"
+            return Response(
+                status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        case .partial(let span):
+            let slice = bytes.subdata(in: (bytes.startIndex + span.lowerBound)..<(bytes.startIndex + span.upperBound + 1))
+            headers[.contentRange] = "bytes \(span.lowerBound)-\(span.upperBound)/\(bytes.count)"
+            headers[.contentLength] = "\(slice.count)"
+            return Response(
+                status: .partialContent, headers: headers,
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: slice)))
+        case .unsatisfiable:
+            headers[.contentRange] = "bytes */\(bytes.count)"
+            return Response(status: .rangeNotSatisfiable, headers: headers)
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import AudioPipeline
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The HTTP API: runs, uploads, message status, the manifest, audio, health and metrics.
+public struct VoicemsgAPI: Sendable {
+    let store: any Store
+    let metrics: ServerMetrics
+    let configuration: APIConfiguration
+
+    public init(store: any Store, metrics: ServerMetrics, configuration: APIConfiguration = .init()) {
+        self.store = store
+        self.metrics = metrics
+        self.configuration = configuration
+    }
+
+    /// A router with every route of the API.
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.post("/v1/runs") { request, context in try await createRun(request, context) }
+        router.post("/v1/runs/:runID/messages") { request, context in try await upload(request, context) }
+        router.get("/v1/runs/:runID/manifest") { request, context in try await manifest(request, context) }
+        router.get("/v1/messages/:id") { request, context in try await message(request, context) }
+        router.get("/v1/messages/:id/audio") { request, context in try await audio(request, context) }
+        router.get("/healthz") { _, _ in try await health() }
+        router.get("/metrics") { _, _ in try await renderMetrics() }
+        return router
+    }
+
+    func createRun(_ request: Request, _ context: BasicRequestContext) async throws
+        -> EditedResponse<CreateRunResponse>
+    {
+        let body: CreateRunRequest
+        do {
+            body = try await request.decode(as: CreateRunRequest.self, context: context)
+        } catch {
+            throw HTTPError(.badRequest, message: "expected JSON {\"title\": …, \"plannedDistanceMeters\": …}")
+        }
+        let title = body.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !title.isEmpty, title.count <= 200 else {
+            throw HTTPError(.badRequest, message: "title must have 1 to 200 characters")
+        }
+        if let planned = body.plannedDistanceMeters, !(planned.isFinite && planned > 0) {
+            throw HTTPError(.badRequest, message: "plannedDistanceMeters must be a positive number")
+        }
+        let ownerToken = SecureIdentifier.makeToken()
+        let inviteToken = SecureIdentifier.makeToken()
+        let run = RunRecord(
+            id: SecureIdentifier.makeID(), title: title,
+            plannedDistanceMeters: body.plannedDistanceMeters,
+            ownerTokenHash: SecureIdentifier.hash(token: ownerToken),
+            inviteTokenHash: SecureIdentifier.hash(token: inviteToken),
+            createdAt: Date().timeIntervalSince1970)
+        try await store.createRun(run)
+        return EditedResponse(
+            status: .created,
+            response: CreateRunResponse(id: run.id, ownerToken: ownerToken, inviteToken: inviteToken))
+    }
+
+    func upload(_ request: Request, _ context: BasicRequestContext) async throws
+        -> EditedResponse<UploadResponse>
+    {
+        let runID = try Self.validID(context.parameters.get("runID"))
+        let run = try await authorize(request, runID: runID, needsOwner: false)
+        guard let markerText = request.uri.queryParameters.get("marker") else {
+            throw HTTPError(.badRequest, message: "the marker query parameter is required, as in ?marker=5km")
+        }
+        let marker: DistanceMarker
+        let markerMeters: Double
+        do {
+            marker = try DistanceMarker(parsing: markerText)
+            markerMeters = try marker.resolvedMeters(plannedDistance: run.plannedDistanceMeters)
+        } catch let error as AudioPipelineError {
+            throw HTTPError(.badRequest, message: error.description)
+        }
+        let sender = request.uri.queryParameters.get("sender")
+        if let sender, sender.count > 200 {
+            throw HTTPError(.badRequest, message: "sender must have at most 200 characters")
+        }
+        let idempotencyKey = request.headers[HTTPField.Name("Idempotency-Key")!]
+        if let idempotencyKey, idempotencyKey.isEmpty || idempotencyKey.count > 200 {
+            throw HTTPError(.badRequest, message: "Idempotency-Key must have 1 to 200 characters")
+        }
+        let original = try await readBody(request)
+        let record = try await store.enqueue(
+            NewMessage(
+                id: SecureIdentifier.makeID(), runID: run.id, marker: marker.canonical,
+                markerMeters: markerMeters, sender: sender, idempotencyKey: idempotencyKey,
+                maxAttempts: configuration.maxAttempts),
+            original: original)
+        metrics.recordUpload()
+        return EditedResponse(
+            status: .accepted, response: UploadResponse(id: record.id, status: record.status))
+    }
+
+    /// Reads the streamed body, refusing it with 413 the moment it passes the limit.
+    func readBody(_ request: Request) async throws -> Data {
+        let limit = configuration.maxUploadBytes
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
+            throw HTTPError(.contentTooLarge, message: "uploads are limited to \(limit) bytes")
+        }
+        var data = Data()
+        for try await chunk in request.body {
+            guard data.count + chunk.readableBytes <= limit else {
+                throw HTTPError(.contentTooLarge, message: "uploads are limited to \(limit) bytes")
+            }
+            chunk.withUnsafeReadableBytes { data.append(contentsOf: $0) }
+        }
+        guard !data.isEmpty else {
+            throw HTTPError(.badRequest, message: "the body must be the recording's bytes; it was empty")
+        }
+        return data
+    }
+
+    func message(_ request: Request, _ context: BasicRequestContext) async throws -> MessageResponse {
+        let id = try Self.validID(context.parameters.get("id"))
+        let token = try Self.bearerToken(request)
+        guard let record = try await store.message(id: id) else {
+            throw HTTPError(.notFound, message: "no message \(id)")
+        }
+        _ = try await authorize(token: token, runID: record.runID, needsOwner: false)
+        return MessageResponse(record)
+    }
+
+    func manifest(_ request: Request, _ context: BasicRequestContext) async throws -> ManifestResponse {
+        let runID = try Self.validID(context.parameters.get("runID"))
+        let run = try await authorize(request, runID: runID, needsOwner: true)
+        let all = try await store.messages(runID: runID)
+        let ready = all.filter { $0.status == .ready }.sorted {
+            ($0.markerMeters, $0.createdAt, $0.id) < ($1.markerMeters, $1.createdAt, $1.id)
+        }
+        return ManifestResponse(
+            run: .init(id: run.id, title: run.title, plannedDistanceMeters: run.plannedDistanceMeters),
+            messages: ready.map { record in
+                ManifestResponse.Message(
+                    id: record.id, marker: record.marker, markerMeters: record.markerMeters,
+                    sender: record.sender, durationSeconds: record.durationSeconds ?? 0,
+                    bytes: record.audioBytes ?? 0, sha256: record.audioSHA256 ?? "",
+                    audioURL: "/v1/messages/\(record.id)/audio")
+            },
+            pending: all.count { $0.status == .queued || $0.status == .processing },
+            failed: all.count { $0.status == .failed })
+    }
+
+    func health() async throws -> HealthResponse {
+        _ = try await store.run(id: "healthz")
+        return HealthResponse(status: "ok")
+    }
+
+    func renderMetrics() async throws -> Response {
+        let text = metrics.render(queueDepth: try await store.statusCounts())
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

@@ -1,0 +1,38 @@
+import AudioPipeline
+import Foundation
+
+/// Turns one uploaded recording into an Ogg Opus file. The worker calls it on a thread of its
+/// own, so it may block.
+public protocol MessageProcessor: Sendable {
+    func process(_ job: ProcessingInput) throws -> JobResult
+}
+
+/// What a processor needs to know about a job.
+public struct ProcessingInput: Sendable {
+    public var messageID: String
+    public var runID: String
+    public var runTitle: String
+    public var marker: String
+    public var sender: String?
+    public var original: Data
+}
+
+/// Which failures are the input's fault: they fail the message at once, with the pipeline's
+/// own words, because trying again would give the same answer.
+enum FailureKind {
+    case permanent
+    case transient
+
+    init(_ error: any Error) {
+        guard let error = error as? AudioPipelineError else {
+            self = .transient
+            return
+        }
+        switch error.code {
+        case .unreadableInput, .unsupportedInput, .invalidSamples, .noSpeech, .invalidMarker:
+            self = .permanent
+        case .invalidContainer, .codecFailure, .io:
+            self = .transient
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import AudioPipeline
+import Foundation
+
+/// The production processor: the audio pipeline, then Ogg Opus.
+public struct PipelineMessageProcessor: MessageProcessor {
+    let configuration: PipelineConfiguration
+
+    public init(configuration: PipelineConfiguration = .init()) {
+        self.configuration = configuration
+    }
+
+    public func process(_ job: ProcessingInput) throws -> JobResult {
+        let metadata = MessageMetadata(
+            marker: try DistanceMarker(parsing: job.marker), sender: job.sender, runID: job.runID,
+            messageID: job.messageID, title: job.runTitle)
+        // The message id names the upload in error text: it is safe to show and never a path.
+        let message = try MessagePipeline(configuration: configuration)
+            .process(.data(job.original, name: job.messageID), metadata: metadata)
+        let bytes = try OggOpusWriter.write(message.stream)
+        return JobResult(audio: Data(bytes), durationSeconds: message.durationSeconds)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// N workers that claim jobs from a store and process them, as one service.
+///
+/// On graceful shutdown the workers stop claiming at once, jobs in flight get
+/// `shutdownGraceSeconds` to finish, and whatever is still running then is released back to the
+/// queue without counting the attempt, so nothing is left in `processing`.
+public final class WorkerPool: Service, Sendable {
+    let store: any Store
+    let processor: any MessageProcessor
+    let configuration: QueueConfiguration
+    let concurrency: Int
+    let metrics: ServerMetrics
+    let hooks: TestHooks
+    let logger: Logger
+    /// Names this process in `worker_id`, so a result can be traced to who wrote it.
+    public let name: String
+
+    public init(
+        store: any Store, processor: any MessageProcessor, configuration: QueueConfiguration,
+        concurrency: Int, metrics: ServerMetrics, hooks: TestHooks = TestHooks(), logger: Logger,
+        name: String = WorkerPool.defaultName()
+    ) {
+        self.store = store
+        self.processor = processor
+        self.configuration = configuration
+        self.concurrency = max(1, concurrency)
+        self.metrics = metrics
+        self.hooks = hooks
+        self.logger = logger
+        self.name = name
+    }
+
+    /// Host name, process id and a few random characters.
+    public static func defaultName() -> String {
+        "\(ProcessInfo.processInfo.hostName)-\(getpid())-\(SecureIdentifier.makeID().prefix(6))"
+    }
+
+    public func run() async throws {
+        let state = ShutdownState()
+        await withGracefulShutdownHandler {
+            await withTaskCancellationHandler {
+                await withTaskGroup(of: Void.self) { group in
+                    for index in 0..<concurrency {
+                        let worker = Worker(pool: self, workerID: "\(name)/\(index)", state: state)
+                        group.addTask { await worker.run() }
+                    }
+                }
+            } onCancel: {
+                state.expire()
+            }
+        } onGracefulShutdown: {
+            self.logger.info(
+                "stopping: no new jobs; jobs in flight have \(self.configuration.shutdownGraceSeconds) s")
+            state.beginStopping(graceSeconds: self.configuration.shutdownGraceSeconds)
+            Task { await self.store.signalWork() }
+        }
+        logger.info("workers stopped")
+    }
+}

@@ -1,0 +1,45 @@
+/// A message as stored, with its job state and, once ready, what its audio is.
+public struct MessageRecord: Sendable, Equatable {
+    public var id: String
+    public var runID: String
+    public var marker: String
+    public var markerMeters: Double
+    public var sender: String?
+    public var status: MessageStatus
+    /// Why the message failed, or why its last attempt failed while a retry waits.
+    public var error: String?
+    /// Attempts started so far; an attempt counts from the moment it is claimed.
+    public var attempts: Int
+    public var maxAttempts: Int
+    public var durationSeconds: Double?
+    public var audioBytes: Int?
+    public var audioSHA256: String?
+    /// The worker that holds or last held the job.
+    public var workerID: String?
+    /// The worker that wrote the result.
+    public var completedBy: String?
+    public var createdAt: Double
+
+    public init(
+        id: String, runID: String, marker: String, markerMeters: Double, sender: String?,
+        status: MessageStatus, error: String?, attempts: Int, maxAttempts: Int,
+        durationSeconds: Double?, audioBytes: Int?, audioSHA256: String?, workerID: String?, completedBy: String?,
+        createdAt: Double
+    ) {
+        self.id = id
+        self.runID = runID
+        self.marker = marker
+        self.markerMeters = markerMeters
+        self.sender = sender
+        self.status = status
+        self.error = error
+        self.attempts = attempts
+        self.maxAttempts = maxAttempts
+        self.durationSeconds = durationSeconds
+        self.audioBytes = audioBytes
+        self.audioSHA256 = audioSHA256
+        self.workerID = workerID
+        self.completedBy = completedBy
+        self.createdAt = createdAt
+    }
+}

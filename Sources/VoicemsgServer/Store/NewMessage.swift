@@ -1,0 +1,25 @@
+/// An accepted upload, before it is stored: the marker is already parsed and resolved.
+public struct NewMessage: Sendable {
+    public var id: String
+    public var runID: String
+    /// The canonical marker, as `DistanceMarker.canonical` writes it.
+    public var marker: String
+    public var markerMeters: Double
+    public var sender: String?
+    /// A retried upload with the same key returns the first message instead of a new one.
+    public var idempotencyKey: String?
+    public var maxAttempts: Int
+
+    public init(
+        id: String, runID: String, marker: String, markerMeters: Double, sender: String?,
+        idempotencyKey: String?, maxAttempts: Int
+    ) {
+        self.id = id
+        self.runID = runID
+        self.marker = marker
+        self.markerMeters = markerMeters
+        self.sender = sender
+        self.idempotencyKey = idempotencyKey
+        self.maxAttempts = maxAttempts
+    }
+}

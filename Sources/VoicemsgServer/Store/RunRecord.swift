@@ -1,0 +1,24 @@
+import Foundation
+
+/// A run as stored: its tokens only as SHA-256 hashes.
+public struct RunRecord: Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var plannedDistanceMeters: Double?
+    public var ownerTokenHash: String
+    public var inviteTokenHash: String
+    /// Seconds since 1970.
+    public var createdAt: Double
+
+    public init(
+        id: String, title: String, plannedDistanceMeters: Double?, ownerTokenHash: String,
+        inviteTokenHash: String, createdAt: Double
+    ) {
+        self.id = id
+        self.title = title
+        self.plannedDistanceMeters = plannedDistanceMeters
+        self.ownerTokenHash = ownerTokenHash
+        self.inviteTokenHash = inviteTokenHash
+        self.createdAt = createdAt
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import VoicemsgServer
+
+/// Queue timing shared by `serve` and `worker`. The defaults suit production; tests shorten them.
+struct QueueOptions: ParsableArguments {
+    @Option(help: "Seconds a job stays claimed without a heartbeat.")
+    var leaseSeconds: Double = 30
+
+    @Option(help: "Attempts before a message fails for good, counting crashed attempts.")
+    var maxAttempts: Int = 5
+
+    @Option(help: "First retry delay in seconds after a transient failure; doubles each time.")
+    var retryBaseSeconds: Double = 2
+
+    @Option(help: "Seconds between looks for work when nothing wakes an idle worker.")
+    var pollSeconds: Double = 2
+
+    @Option(help: "Seconds jobs in flight may take to finish after SIGTERM or SIGINT.")
+    var shutdownGraceSeconds: Double = 20
+
+    @Option(help: .hidden)
+    var processor: String = "pipeline"
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard leaseSeconds > 0, pollSeconds > 0, retryBaseSeconds >= 0, shutdownGraceSeconds >= 0 else {
+            throw ValidationError("times must be positive")
+        }
+        guard ["pipeline", "noop"].contains(processor) else {
+            throw ValidationError("--processor must be pipeline or noop")
+        }
+        guard maxAttempts >= 1 else { throw ValidationError("--max-attempts must be at least 1") }
+    }
+
+    /// `noop` skips audio work: for the queue bench and the crash tests only.
+    var messageProcessor: any MessageProcessor {
+        processor == "noop" ? NoopMessageProcessor() : PipelineMessageProcessor()
+    }
+
+    var configuration: QueueConfiguration {
+        var configuration = QueueConfiguration()
+        configuration.leaseSeconds = leaseSeconds
+        configuration.maxAttempts = maxAttempts
+        configuration.retryBaseSeconds = retryBaseSeconds
+        configuration.pollSeconds = pollSeconds
+        configuration.shutdownGraceSeconds = shutdownGraceSeconds
+        return configuration
+    }
+}

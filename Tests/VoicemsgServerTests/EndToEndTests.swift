@@ -1,0 +1,154 @@
+import AudioPipeline
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import VoicemsgServer
+
+/// Uploads over real HTTP on 127.0.0.1, processed by the real pipeline, judged by `opusinfo`.
+@Suite(.serialized) struct EndToEndTests {
+    struct Recording {
+        var file: String
+        var marker: String
+        var sender: String
+    }
+
+    /// Five spoken messages in five formats, made with espeak-ng, sox and ffmpeg.
+    static func makeRecordings(in directory: TemporaryDirectory) throws -> [Recording] {
+        func tool(_ name: String, _ arguments: [String]) throws {
+            let result = try run(name, arguments)
+            guard result.status == 0 else { throw TestFailure("\(name) failed: \(result.output)") }
+        }
+        func speech(_ text: String, _ name: String) throws -> String {
+            let raw = directory.file("\(name)-raw.wav")
+            try tool("espeak-ng", ["-w", raw, text])
+            // Dead air at both ends, as a phone recording has.
+            let padded = directory.file("\(name)-padded.wav")
+            try tool("sox", [raw, padded, "pad", "0.6", "0.8"])
+            return padded
+        }
+        var recordings: [Recording] = []
+        let wav = directory.file("one.wav")
+        try tool("sox", [try speech("One kilometre done, keep going", "a"), "-r", "16000", wav])
+        recordings.append(Recording(file: wav, marker: "1km", sender: "Ann"))
+        let flac = directory.file("two.flac")
+        try tool("sox", [try speech("Halfway there, we are so proud", "b"), "-r", "44100", "-c", "2", flac])
+        recordings.append(Recording(file: flac, marker: "halfway", sender: "Bo"))
+        let mp3 = directory.file("three.mp3")
+        try tool("ffmpeg", ["-v", "error", "-y", "-i", try speech("Three miles, looking strong", "c"), "-c:a", "libmp3lame", mp3])
+        recordings.append(Recording(file: mp3, marker: "3mi", sender: "Cy"))
+        let ogg = directory.file("four.ogg")
+        try tool("ffmpeg", ["-v", "error", "-y", "-i", try speech("Two kilometres to go", "d"), "-c:a", "libvorbis", ogg])
+        recordings.append(Recording(file: ogg, marker: "finish-2km", sender: "Di"))
+        let aiff = directory.file("five.aiff")
+        try tool("sox", [try speech("You did it, welcome to the finish", "e"), "-r", "48000", aiff])
+        recordings.append(Recording(file: aiff, marker: "finish", sender: "Ed"))
+        return recordings
+    }
+
+    static func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
+
+    @Test(arguments: Backend.allCases)
+    func uploadsBecomeAManifestOfPlayableOpusInMarkerOrder(_ backend: Backend) async throws {
+        let directory = try TemporaryDirectory()
+        guard let location = try backend.makeLocation(in: directory) else { return }
+        let open = try await OpenStore.open(location)
+        defer { Task { await open.close() } }
+        let store = open.store
+        let recordings = try Self.makeRecordings(in: directory)
+
+        var queue = QueueConfiguration()
+        queue.pollSeconds = 0.2
+        let metrics = ServerMetrics()
+        let pool = WorkerPool(
+            store: store, processor: PipelineMessageProcessor(), configuration: queue, concurrency: 2,
+            metrics: metrics, logger: testLogger)
+        let workers = Task { try await pool.run() }
+        defer { workers.cancel() }
+        let app = Application(
+            router: VoicemsgAPI(store: store, metrics: metrics).makeRouter(),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+
+        try await app.test(.live) { client in
+            let created = try await client.execute(
+                uri: "/v1/runs", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"title":"Sunday 10k","plannedDistanceMeters":10000}"#))
+            #expect(created.status == .created)
+            let runInfo = try JSONDecoder().decode(CreateRunResponse.self, from: Data(buffer: created.body))
+
+            var ids: [String: Recording] = [:]
+            for recording in recordings {
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: recording.file))
+                let response = try await client.execute(
+                    uri: "/v1/runs/\(runInfo.id)/messages?marker=\(recording.marker)&sender=\(recording.sender)",
+                    method: .post, headers: Self.bearer(runInfo.inviteToken), body: ByteBuffer(bytes: bytes))
+                #expect(response.status == .accepted)
+                let uploaded = try JSONDecoder().decode(UploadResponse.self, from: Data(buffer: response.body))
+                ids[uploaded.id] = recording
+            }
+            let garbage = Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) })
+            let badResponse = try await client.execute(
+                uri: "/v1/runs/\(runInfo.id)/messages?marker=2km&sender=Glitch", method: .post,
+                headers: Self.bearer(runInfo.inviteToken), body: ByteBuffer(bytes: garbage))
+            #expect(badResponse.status == .accepted)
+            let bad = try JSONDecoder().decode(UploadResponse.self, from: Data(buffer: badResponse.body))
+
+            // Poll every message until none is queued or processing.
+            var statuses: [String: MessageResponse] = [:]
+            let deadline = Date().addingTimeInterval(180)
+            while Date() < deadline {
+                for id in Array(ids.keys) + [bad.id] {
+                    let response = try await client.execute(
+                        uri: "/v1/messages/\(id)", method: .get, headers: Self.bearer(runInfo.inviteToken))
+                    statuses[id] = try JSONDecoder().decode(MessageResponse.self, from: Data(buffer: response.body))
+                }
+                if statuses.values.allSatisfy({ $0.status == .ready || $0.status == .failed }) { break }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            for id in ids.keys {
+                #expect(statuses[id]?.status == .ready, "\(ids[id]!.file): \(String(describing: statuses[id]))")
+            }
+
+            // The bad recording fails at once with the pipeline's own words.
+            let failed = try #require(statuses[bad.id])
+            #expect(failed.status == .failed)
+            #expect(failed.attempts == 1, "a clear pipeline error is not retried")
+            var expected = ""
+            do {
+                _ = try MessagePipeline().process(
+                    .data(garbage, name: bad.id), metadata: MessageMetadata(marker: .absolute(meters: 2000)))
+            } catch {
+                expected = "\(error)"
+            }
+            #expect(!expected.isEmpty)
+            #expect(failed.error == expected)
+
+            let manifestResponse = try await client.execute(
+                uri: "/v1/runs/\(runInfo.id)/manifest", method: .get, headers: Self.bearer(runInfo.ownerToken))
+            #expect(manifestResponse.status == .ok)
+            let manifest = try JSONDecoder().decode(ManifestResponse.self, from: Data(buffer: manifestResponse.body))
+            #expect(manifest.messages.map(\.marker) == ["1000m", "4828.03m", "50%", "finish-2000m", "finish"])
+            #expect(manifest.pending == 0)
+            #expect(manifest.failed == 1)
+
+            for entry in manifest.messages {
+                let audio = try await client.execute(
+                    uri: entry.audioURL, method: .get, headers: Self.bearer(runInfo.ownerToken))
+                #expect(audio.status == .ok)
+                let bytes = Data(buffer: audio.body)
+                #expect(bytes.count == entry.bytes)
+                #expect(SecureIdentifier.hexSHA256(bytes) == entry.sha256)
+                #expect(entry.durationSeconds > 1 && entry.durationSeconds < 6)
+                let file = directory.file("\(entry.id).opus")
+                try bytes.write(to: URL(fileURLWithPath: file))
+                let info = try run("opusinfo", [file])
+                #expect(info.status == 0, "\(info.output)")
+                #expect(info.output.contains("DISTANCE_MARKER=\(entry.marker)"), "\(info.output)")
+                #expect(info.output.contains("SENDER=\(ids[entry.id]?.sender ?? "?")"))
+                #expect(!info.output.contains("WARNING"), "\(info.output)")
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// The built `voicemsg` executable, next to the test bundle (or `VOICEMSG_BIN`).
+func voicemsgBinary() throws -> String {
+    if let path = ProcessInfo.processInfo.environment["VOICEMSG_BIN"] { return path }
+    var candidates: [URL] = []
+    candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+    candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+    candidates.append(Bundle.main.bundleURL)
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    candidates.append(root.appendingPathComponent(".build/debug"))
+    for directory in candidates {
+        let path = directory.appendingPathComponent("voicemsg").path
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    throw TestFailure("voicemsg executable not found; build it (swift build) or set VOICEMSG_BIN")
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A `voicemsg serve` or `voicemsg worker` process whose stderr goes to a file.
+final class ChildProcess: @unchecked Sendable {
+    let process = Process()
+    let logPath: String
+
+    init(arguments: [String], environment: [String: String] = [:], logPath: String) throws {
+        self.logPath = logPath
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        process.executableURL = URL(fileURLWithPath: try voicemsgBinary())
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    func send(_ signal: Int32) { kill(pid, signal) }
+
+    /// Waits for exit up to `seconds`; returns the exit status, or nil when still running.
+    func waitForExit(seconds: Double) async throws -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    /// Kills the process if it still runs (tests clean up after themselves).
+    func stop() async {
+        if process.isRunning {
+            kill(pid, SIGCONT)
+            kill(pid, SIGKILL)
+            _ = try? await waitForExit(seconds: 5)
+        }
+    }
+
+    /// The port from the startup line ("listening on http://127.0.0.1:PORT").
+    func waitForPort(seconds: Double = 30) async throws -> Int {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let range = log.range(of: #"listening on http://[^:]+:(\d+)"#, options: .regularExpression) {
+                let match = log[range]
+                if let port = Int(match.split(separator: ":").last ?? "") { return port }
+            }
+            guard isRunning else { throw TestFailure("server exited early:\n\(log)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestFailure("server did not start:\n\(log)")
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import Testing
+
+@testable import VoicemsgServer
+
+/// Real `voicemsg serve` and `voicemsg worker` processes, killed, stopped and signalled.
+///
+/// These tests are about jobs, not audio: the processes run with `--processor noop` (the result
+/// is the upload itself, so each result can be traced to its job) and the test hooks documented
+/// in `TestHooks` (a delay to catch a worker mid-job; a sender whose job kills its worker).
+@Suite(.serialized) struct ProcessTests {
+    /// Short leases and polls keep the suite quick; they are options, not test-only code.
+    static let fastQueue = ["--processor", "noop", "--poll-seconds", "0.2", "--log-level", "info"]
+
+    /// Starts workers for `location`: `serve` on SQLite (it owns its folder), `worker` on PostgreSQL.
+    static func startWorkers(
+        _ location: StoreLocation, directory: TemporaryDirectory, name: String, concurrency: Int,
+        lease: Double, grace: Double = 5, environment: [String: String] = [:]
+    ) throws -> ChildProcess {
+        var arguments: [String]
+        switch location {
+        case .sqlite(let dataDirectory):
+            arguments = [
+                "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory,
+                "--workers", "\(concurrency)",
+            ]
+        case .postgres(let url):
+            arguments = ["worker", "--database", url, "--concurrency", "\(concurrency)"]
+        }
+        arguments += fastQueue + [
+            "--lease-seconds", "\(lease)", "--shutdown-grace-seconds", "\(grace)",
+        ]
+        return try ChildProcess(
+            arguments: arguments, environment: environment, logPath: directory.file("\(name).log"))
+    }
+
+    /// Messages currently held by the process `pid` (worker ids embed the pid).
+    static func held(by pid: Int32, in store: any Store, runID: String) async throws -> [MessageRecord] {
+        try await store.messages(runID: runID).filter {
+            $0.status == .processing && ($0.workerID?.contains("-\(pid)-") ?? false)
+        }
+    }
+
+    @Test func killedWorkersLoseNothingAndNoJobCompletesTwice() async throws {
+        let directory = try TemporaryDirectory()
+        guard let location = try Backend.postgres.makeLocation(in: directory) else { return }
+        let open = try await OpenStore.open(location)
+        defer { Task { await open.close() } }
+        let store = open.store
+        let (run, _, _) = try await makeRun(in: store)
+        var originals: [String: Data] = [:]
+        for index in 0..<50 {
+            let bytes = Data("recording \(index) \(UUID())".utf8)
+            let message = try await enqueue(in: store, runID: run.id, meters: Double(index), bytes: bytes, maxAttempts: 10)
+            originals[message.id] = bytes
+        }
+
+        let environment = ["VOICEMSG_TEST_PROCESSING_DELAY_MS": "150"]
+        var workers = try (0..<2).map {
+            try Self.startWorkers(
+                location, directory: directory, name: "worker\($0)", concurrency: 2, lease: 1.5,
+                environment: environment)
+        }
+        var everyWorker = workers
+        var kills = 0
+        // Kill a worker while it holds a job, several times, starting a replacement each time.
+        for round in 0..<4 {
+            let victimIndex = round % workers.count
+            let victim = workers[victimIndex]
+            let caught = try await eventually(within: 20) {
+                try await !Self.held(by: victim.pid, in: store, runID: run.id).isEmpty
+            }
+            if !caught { break }
+            victim.send(SIGKILL)
+            _ = try await victim.waitForExit(seconds: 5)
+            kills += 1
+            let replacement = try Self.startWorkers(
+                location, directory: directory, name: "replacement\(round)", concurrency: 2,
+                lease: 1.5, environment: environment)
+            workers[victimIndex] = replacement
+            everyWorker.append(replacement)
+        }
+        #expect(kills >= 3, "workers were killed mid-job \(kills) times")
+
+        let allReady = try await eventually(within: 120) {
+            try await store.statusCounts()[.ready] == 50
+        }
+        for worker in workers { worker.send(SIGTERM) }
+        for worker in workers { _ = try await worker.waitForExit(seconds: 15) }
+        for worker in everyWorker { await worker.stop() }
+        let finalCounts = try await store.statusCounts()
+        #expect(allReady, "every job ends ready; counts: \(finalCounts)")
+
+        let logs = everyWorker.map(\.log).joined(separator: "\n").split(separator: "\n")
+        var rescued = 0
+        #expect(logs.contains { $0.contains("] completed") }, "the workers log each completion")
+        for (id, original) in originals {
+            let record = try #require(try await store.message(id: id))
+            #expect(record.status == .ready)
+            // One result, and it is this job's own (the noop result is the upload).
+            #expect(try await store.audio(messageID: id) == original)
+            #expect(try await !store.hasOriginal(messageID: id))
+            let completions = logs.filter { $0.contains("message=\(id)") && $0.contains("] completed") }
+            #expect(completions.count <= 1, "message \(id) completed \(completions.count) times")
+            if record.attempts > 1 { rescued += 1 }
+        }
+        #expect(rescued >= kills, "jobs held by killed workers were rescued and retried")
+    }
+
+    @Test func workerStoppedPastItsLeaseCannotOverwriteTheNewResult() async throws {
+        let directory = try TemporaryDirectory()
+        guard let location = try Backend.postgres.makeLocation(in: directory) else { return }
+        let open = try await OpenStore.open(location)
+        defer { Task { await open.close() } }
+        let store = open.store
+        let (run, _, _) = try await makeRun(in: store)
+        let message = try await enqueue(in: store, runID: run.id, bytes: Data("the real one".utf8))
+
+        let slow = try Self.startWorkers(
+            location, directory: directory, name: "slow", concurrency: 1, lease: 1,
+            environment: ["VOICEMSG_TEST_PROCESSING_DELAY_MS": "2500"])
+        defer { Task { await slow.stop() } }
+        #expect(try await eventually(within: 20) {
+            try await !Self.held(by: slow.pid, in: store, runID: run.id).isEmpty
+        })
+        slow.send(SIGSTOP)
+        try await Task.sleep(for: .seconds(2))
+
+        let fast = try Self.startWorkers(location, directory: directory, name: "fast", concurrency: 1, lease: 1)
+        defer { Task { await fast.stop() } }
+        #expect(try await eventually(within: 20) {
+            try await store.message(id: message.id)?.status == .ready
+        })
+        let done = try #require(try await store.message(id: message.id))
+        #expect(done.completedBy?.contains("-\(fast.pid)-") == true)
+        #expect(done.attempts == 2)
+
+        slow.send(SIGCONT)
+        #expect(try await eventually(within: 15) { slow.log.contains("lease lost") }, "\(slow.log)")
+        let after = try #require(try await store.message(id: message.id))
+        #expect(after.status == .ready)
+        #expect(after.completedBy == done.completedBy)
+        #expect(after.attempts == 2)
+        #expect(try await store.audio(messageID: message.id) == Data("the real one".utf8))
+        slow.send(SIGTERM)
+        fast.send(SIGTERM)
+        #expect(try await slow.waitForExit(seconds: 15) == 0)
+        #expect(try await fast.waitForExit(seconds: 15) == 0)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func poisonJobFailsAfterMaxAttemptsInsteadOfLooping(_ backend: Backend) async throws {
+        let directory = try TemporaryDirectory()
+        guard let location = try backend.makeLocation(in: directory) else { return }
+        let open = try await OpenStore.open(location)
+        defer { Task { await open.close() } }
+        let store = open.store
+        let (run, _, _) = try await makeRun(in: store)
+        let poison = try await enqueue(in: store, runID: run.id, sender: "poison", maxAttempts: 3)
+        let healthy = try await enqueue(in: store, runID: run.id, meters: 2000, sender: "friend", maxAttempts: 3)
+
+        var starts = 0
+        while starts < 8, try await store.message(id: poison.id)?.status != .failed {
+            starts += 1
+            let worker = try Self.startWorkers(
+                location, directory: directory, name: "poisoned\(starts)", concurrency: 1, lease: 0.6,
+                environment: ["VOICEMSG_TEST_CRASH_SENDER": "poison"])
+            let crashedOrDone = try await eventually(within: 20) {
+                if !worker.isRunning { return true }
+                return try await store.message(id: poison.id)?.status == .failed
+            }
+            #expect(crashedOrDone)
+            worker.send(SIGTERM)
+            _ = try await worker.waitForExit(seconds: 15)
+            await worker.stop()
+        }
+        let record = try #require(try await store.message(id: poison.id))
+        #expect(record.status == .failed)
+        #expect(record.attempts == 3)
+        #expect(record.error?.contains("crashed") == true)
+        #expect(starts <= 5, "the poisoned job crashed its worker only as often as it had attempts")
+        #expect(try await store.message(id: healthy.id)?.status == .ready)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func sigtermDuringProcessingLosesNothing(_ backend: Backend) async throws {
+        let directory = try TemporaryDirectory()
+        guard let location = try backend.makeLocation(in: directory) else { return }
+        let open = try await OpenStore.open(location)
+        defer { Task { await open.close() } }
+        let store = open.store
+        let (run, _, _) = try await makeRun(in: store)
+        for index in 0..<6 { try await enqueue(in: store, runID: run.id, meters: Double(index)) }
+        let slow = ["VOICEMSG_TEST_PROCESSING_DELAY_MS": "1500"]
+
+        // A long grace period: the jobs in flight finish, the rest stay queued.
+        var worker = try Self.startWorkers(
+            location, directory: directory, name: "graceful", concurrency: 2, lease: 5, grace: 10,
+            environment: slow)
+        #expect(try await eventually(within: 20) { try await store.statusCounts()[.processing] == 2 })
+        worker.send(SIGTERM)
+        #expect(try await worker.waitForExit(seconds: 20) == 0, "\(worker.log)")
+        var counts = try await store.statusCounts()
+        #expect(counts[.processing] == nil, "nothing is left in processing: \(counts)")
+        #expect(counts[.ready] == 2)
+        #expect(counts[.queued] == 4)
+
+        // A short grace period: the jobs in flight go back to the queue, their attempt not counted.
+        worker = try Self.startWorkers(
+            location, directory: directory, name: "impatient", concurrency: 2, lease: 5, grace: 0.2,
+            environment: slow)
+        #expect(try await eventually(within: 20) { try await store.statusCounts()[.processing] == 2 })
+        worker.send(SIGTERM)
+        #expect(try await worker.waitForExit(seconds: 20) == 0, "\(worker.log)")
+        counts = try await store.statusCounts()
+        #expect(counts[.processing] == nil, "nothing is left in processing: \(counts)")
+        #expect(counts[.ready] == 2)
+        #expect(counts[.queued] == 4)
+        for record in try await store.messages(runID: run.id) where record.status == .queued {
+            #expect(record.attempts == 0)
+            #expect(try await store.hasOriginal(messageID: record.id))
+        }
+
+        // Nothing was lost: a new worker finishes them all.
+        worker = try Self.startWorkers(location, directory: directory, name: "drain", concurrency: 2, lease: 5)
+        #expect(try await eventually(within: 30) { try await store.statusCounts()[.ready] == 6 })
+        worker.send(SIGINT)
+        #expect(try await worker.waitForExit(seconds: 20) == 0)
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+
+@testable import VoicemsgServer
+
+/// The queue's rules, checked the same way on both backends.
+@Suite struct QueueSemanticsTests {
+    /// Opens a fresh store for `backend`, or returns nil when PostgreSQL is not available.
+    func withStore(
+        _ backend: Backend, _ body: (any Store) async throws -> Void
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        guard let location = try backend.makeLocation(in: directory) else { return }
+        let open = try await OpenStore.open(location)
+        do {
+            try await body(open.store)
+        } catch {
+            await open.close()
+            throw error
+        }
+        await open.close()
+    }
+
+    @Test(arguments: Backend.allCases)
+    func claimCountsTheAttemptAndHandsEachJobOut(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let (run, _, _) = try await makeRun(in: store)
+            let message = try await enqueue(in: store, runID: run.id, bytes: Data([1, 2, 3]))
+            #expect(message.status == .queued)
+            #expect(message.attempts == 0)
+
+            let claim = try #require(try await store.claim(workerID: "a", leaseSeconds: 30))
+            #expect(claim.messageID == message.id)
+            #expect(claim.attempt == 1)
+            #expect(claim.runTitle == "Test run")
+            #expect(claim.original == Data([1, 2, 3]))
+            #expect(try await store.claim(workerID: "b", leaseSeconds: 30) == nil)
+
+            let record = try #require(try await store.message(id: message.id))
+            #expect(record.status == .processing)
+            #expect(record.attempts == 1)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func completionStoresTheResultAndDropsTheOriginal(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let (run, _, _) = try await makeRun(in: store)
+            let message = try await enqueue(in: store, runID: run.id)
+            let claim = try #require(try await store.claim(workerID: "a", leaseSeconds: 30))
+            #expect(try await store.hasOriginal(messageID: message.id))
+            let result = JobResult(audio: Data("OggS result".utf8), durationSeconds: 1.5)
+            #expect(try await store.complete(claim, result: result))
+
+            let record = try #require(try await store.message(id: message.id))
+            #expect(record.status == .ready)
+            #expect(record.durationSeconds == 1.5)
+            #expect(record.audioBytes == result.audio.count)
+            #expect(record.audioSHA256 == result.sha256)
+            #expect(record.completedBy == "a")
+            #expect(try await store.audio(messageID: message.id) == result.audio)
+            #expect(try await !store.hasOriginal(messageID: message.id))
+            // A second completion of the same claim changes nothing.
+            #expect(try await !store.complete(claim, result: result))
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func staleWorkerCannotOverwriteTheNewOwnersResult(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let (run, _, _) = try await makeRun(in: store)
+            let message = try await enqueue(in: store, runID: run.id)
+            let stale = try #require(try await store.claim(workerID: "stale", leaseSeconds: 0.2))
+            try await Task.sleep(for: .milliseconds(400))
+
+            let rescued = try #require(try await store.claim(workerID: "new", leaseSeconds: 30))
+            #expect(rescued.messageID == message.id)
+            #expect(rescued.attempt == 2, "an expired lease counts as an attempt")
+            #expect(rescued.original == stale.original, "the original is kept until success")
+
+            #expect(try await !store.heartbeat(stale, leaseSeconds: 30))
+            #expect(try await store.heartbeat(rescued, leaseSeconds: 30))
+            #expect(try await store.complete(rescued, result: JobResult(audio: Data("new".utf8), durationSeconds: 1)))
+            #expect(try await !store.complete(stale, result: JobResult(audio: Data("stale".utf8), durationSeconds: 9)))
+            #expect(try await !store.fail(stale, error: "late", retryAfterSeconds: nil))
+            #expect(try await !store.release(stale))
+
+            let record = try #require(try await store.message(id: message.id))
+            #expect(record.status == .ready)
+            #expect(record.completedBy == "new")
+            #expect(record.durationSeconds == 1)
+            #expect(try await store.audio(messageID: message.id) == Data("new".utf8))
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func heartbeatsKeepTheLease(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let (run, _, _) = try await makeRun(in: store)
+            try await enqueue(in: store, runID: run.id)
+            let claim = try #require(try await store.claim(workerID: "a", leaseSeconds: 0.3))
+            for _ in 0..<4 {
+                try await Task.sleep(for: .milliseconds(150))
+                #expect(try await store.heartbeat(claim, leaseSeconds: 0.3))
+            }
+            #expect(try await store.claim(workerID: "b", leaseSeconds: 30) == nil)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func leaseExpiringOnTheLastAttemptFailsTheJob(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let (run, _, _) = try await makeRun(in: store)
+            let message = try await enqueue(in: store, runID: run.id, maxAttempts: 2)
+            for attempt in 1...2 {
+                let claim = try #require(try await store.claim(workerID: "w\(attempt)", leaseSeconds: 0.1))
+                #expect(claim.attempt == attempt)
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            #expect(try await store.claim(workerID: "w3", leaseSeconds: 30) == nil)
+            let record = try #require(try await store.message(id: message.id))
+            #expect(record.status == .failed)
+            #expect(record.attempts == 2)
+            #expect(record.error?.contains("crashed") == true)
+            #expect(try await store.hasOriginal(messageID: message.id), "a failed upload keeps its original")
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func retryWaitsForItsBackoffAndFailureIsFinal(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let (run, _, _) = try await makeRun(in: store)
+            let message = try await enqueue(in: store, runID: run.id)
+            let first = try #require(try await store.claim(workerID: "a", leaseSeconds: 30))
+            #expect(try await store.fail(first, error: "disk hiccup", retryAfterSeconds: 0.4))
+            var record = try #require(try await store.message(id: message.id))
+            #expect(record.status == .queued)
+            #expect(try await store.claim(workerID: "a", leaseSeconds: 30) == nil, "not before the backoff")
+            try await Task.sleep(for: .milliseconds(500))
+            let second = try #require(try await store.claim(workerID: "a", leaseSeconds: 30))
+            #expect(second.attempt == 2)
+            #expect(try await store.fail(second, error: "no speech found", retryAfterSeconds: nil))
+            record = try #require(try await store.message(id: message.id))
+            #expect(record.status == .failed)
+            #expect(record.error == "no speech found")
+            #expect(try await store.claim(workerID: "a", leaseSeconds: 30) == nil)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func releaseGivesTheJobBackWithoutCountingTheAttempt(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let (run, _, _) = try await makeRun(in: store)
+            let message = try await enqueue(in: store, runID: run.id)
+            let claim = try #require(try await store.claim(workerID: "a", leaseSeconds: 30))
+            #expect(try await store.release(claim))
+            let record = try #require(try await store.message(id: message.id))
+            #expect(record.status == .queued)
+            #expect(record.attempts == 0)
+            let again = try #require(try await store.claim(workerID: "b", leaseSeconds: 30))
+            #expect(again.attempt == 1)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func idempotencyKeyReturnsTheFirstMessage(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let (run, _, _) = try await makeRun(in: store)
+            let first = try await enqueue(in: store, runID: run.id, key: "upload-1")
+            let retry = try await enqueue(in: store, runID: run.id, key: "upload-1")
+            let other = try await enqueue(in: store, runID: run.id, key: "upload-2")
+            #expect(retry.id == first.id)
+            #expect(other.id != first.id)
+            #expect(try await store.messages(runID: run.id).count == 2)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func concurrentClaimersNeverShareAJob(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let (run, _, _) = try await makeRun(in: store)
+            for index in 0..<24 { try await enqueue(in: store, runID: run.id, meters: Double(index)) }
+            let claimed = try await withThrowingTaskGroup(of: [String].self) { group in
+                for worker in 0..<4 {
+                    group.addTask {
+                        var ids: [String] = []
+                        while let claim = try await store.claim(workerID: "w\(worker)", leaseSeconds: 30) {
+                            ids.append(claim.messageID)
+                            _ = try await store.complete(claim, result: JobResult(audio: Data([1]), durationSeconds: 0))
+                        }
+                        return ids
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(claimed.count == 24)
+            #expect(Set(claimed).count == 24)
+            #expect(try await store.statusCounts()[.ready] == 24)
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import VoicemsgServer
+
+/// A folder deleted when the value is released.
+final class TemporaryDirectory: @unchecked Sendable {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "voicemsg-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// The two store backends every queue and API test runs against.
+enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqlite
+    case postgres
+
+    var testDescription: String { rawValue }
+
+    /// The URL `scripts/with-postgres.sh` exports (`make test` runs the tests through it).
+    static var postgresURL: String? {
+        ProcessInfo.processInfo.environment["VOICEMSG_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// A fresh, empty store location, or nil (with a printed reason) when PostgreSQL is absent.
+    func makeLocation(in directory: TemporaryDirectory) throws -> StoreLocation? {
+        switch self {
+        case .sqlite:
+            return .sqlite(dataDirectory: directory.file("data"))
+        case .postgres:
+            guard let url = Self.postgresURL else {
+                print("SKIPPED PostgreSQL case: VOICEMSG_TEST_POSTGRES_URL is not set; run through scripts/with-postgres.sh (make test does)")
+                return nil
+            }
+            return .postgres(url: try Self.freshDatabase(in: url))
+        }
+    }
+
+    /// Creates a new database on the test cluster, so each test starts empty.
+    static func freshDatabase(in url: String) throws -> String {
+        let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let result = try run("psql", [url, "-v", "ON_ERROR_STOP=1", "-qc", "CREATE DATABASE \(name)"])
+        guard result.status == 0 else {
+            throw StoreError("could not create a test database: \(result.output)")
+        }
+        var components = URLComponents(string: url)!
+        components.path = "/" + name
+        return components.string!
+    }
+}
+
+/// An open store and what must run while it is used.
+struct OpenStore: Sendable {
+    let store: any Store
+    let location: StoreLocation
+    private let runner: Task<Void, Never>?
+
+    static func open(_ location: StoreLocation) async throws -> OpenStore {
+        let (store, services) = try await location.open(logger: testLogger)
+        var runner: Task<Void, Never>?
+        if !services.isEmpty {
+            runner = Task {
+                await withTaskGroup(of: Void.self) { group in
+                    for service in services { group.addTask { try? await service.run() } }
+                }
+            }
+        }
+        return OpenStore(store: store, location: location, runner: runner)
+    }
+
+    private init(store: any Store, location: StoreLocation, runner: Task<Void, Never>?) {
+        self.store = store
+        self.location = location
+        self.runner = runner
+    }
+
+    func close() async {
+        if let postgres = store as? PostgresStore {
+            runner?.cancel()
+            postgres.clientTask.cancel()
+            await runner?.value
+        }
+    }
+}
+
+let testLogger: Logger = {
+    var logger = Logger(label: "voicemsg.tests")
+    logger.logLevel = .warning
+    return logger
+}()
+
+/// Runs a tool to completion and returns its status and combined output.
+@discardableResult
+func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [tool] + arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+/// Creates a run with known tokens directly in the store.
+func makeRun(
+    in store: any Store, plannedDistance: Double? = 10_000
+) async throws -> (run: RunRecord, owner: String, invite: String) {
+    let owner = SecureIdentifier.makeToken()
+    let invite = SecureIdentifier.makeToken()
+    let run = RunRecord(
+        id: SecureIdentifier.makeID(), title: "Test run", plannedDistanceMeters: plannedDistance,
+        ownerTokenHash: SecureIdentifier.hash(token: owner),
+        inviteTokenHash: SecureIdentifier.hash(token: invite),
+        createdAt: Date().timeIntervalSince1970)
+    try await store.createRun(run)
+    return (run, owner, invite)
+}
+
+/// Enqueues a message with some bytes as its upload.
+@discardableResult
+func enqueue(
+    in store: any Store, runID: String, meters: Double = 1000, sender: String? = "tester",
+    bytes: Data = Data("recording".utf8), key: String? = nil, maxAttempts: Int = 3
+) async throws -> MessageRecord {
+    try await store.enqueue(
+        NewMessage(
+            id: SecureIdentifier.makeID(), runID: runID, marker: "\(Int(meters))m",
+            markerMeters: meters, sender: sender, idempotencyKey: key, maxAttempts: maxAttempts),
+        original: bytes)
+}
+
+/// Polls `condition` every 50 ms until it holds or `seconds` pass.
+func eventually(
+    within seconds: Double, _ condition: () async throws -> Bool
+) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    return try await condition()
+}
