@@ -76,5 +76,6 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        .testTarget(name: "voicemsgTests", dependencies: ["AudioPipeline"]),
     ]
 )

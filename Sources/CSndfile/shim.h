@@ -17,4 +17,9 @@ static inline int vm_sf_get_format_subtype(SF_INFO *info, SF_FORMAT_INFO *out) {
     out->format = info->format & SF_FORMAT_SUBMASK;
     return sf_command(NULL, SFC_GET_FORMAT_INFO, out, sizeof(*out));
 }
+
+/* The text log of what libsndfile found while parsing the header (SFC_GET_LOG_INFO). */
+static inline int vm_sf_get_log_info(SNDFILE *file, char *buffer, int size) {
+    return sf_command(file, SFC_GET_LOG_INFO, buffer, size);
+}
 #endif

@@ -8,8 +8,11 @@ enum AtomicFile {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
             throw AudioPipelineError(.io, "cannot write: folder \(folder) does not exist", source: path)
+        }
+        guard isDirectory.boolValue else {
+            throw AudioPipelineError(.io, "cannot write: \(folder) is a file, not a folder", source: path)
         }
         let temporary = folder + "/." + url.lastPathComponent + ".\(UUID().uuidString.prefix(8)).tmp"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {

@@ -52,6 +52,11 @@ public enum AudioDecoder {
                 .unsupportedInput,
                 "sample rate \(rate) Hz is outside \(limits.sampleRates.lowerBound)...\(limits.sampleRates.upperBound) Hz")
         }
+        if let chunk = file.overstatedAudioChunk {
+            throw AudioPipelineError(
+                .unreadableInput,
+                "truncated: the header declares \(chunk.declared) bytes of audio but the file holds only \(chunk.present)")
+        }
         let maximumFrames = Int(limits.maximumDurationSeconds * Double(rate))
         let declaredFrames = Int(clamping: file.info.frames)
         // MP3 frame counts are estimates, so only the decoded length is checked for them.

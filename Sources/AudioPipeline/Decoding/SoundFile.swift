@@ -56,6 +56,30 @@ final class SoundFile {
         return [majorName, subtypeName].compactMap { $0 }.joined(separator: ", ")
     }
 
+    /// libsndfile's log of the header it parsed, from `SFC_GET_LOG_INFO`.
+    var headerLog: String {
+        var buffer = [CChar](repeating: 0, count: 8192)
+        let length = Int(vm_sf_get_log_info(handle, &buffer, Int32(buffer.count)))
+        return String(decoding: buffer.prefix(max(0, min(length, buffer.count - 1))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The audio chunk's size as the header declares it and as the file holds it, when the
+    /// header claims more than is there. libsndfile quietly reads what is present (its log says
+    /// "data : 169614 (should be 84785)"), so a cut-off WAV, AIFF or CAF would otherwise pass
+    /// as a shorter recording. 0xFFFFFFFF is not a claim: streaming writers such as ffmpeg put
+    /// it there when they cannot seek back to fill in the size.
+    var overstatedAudioChunk: (declared: Int64, present: Int64)? {
+        for line in headerLog.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            guard words.count == 6, ["data", "SSND"].contains(words[0]), words[1] == ":",
+                  words[3] == "(should", words[4] == "be",
+                  let declared = Int64(words[2]), let present = Int64(words[5].dropLast()),
+                  declared > present, declared != 0xFFFF_FFFF else { continue }
+            return (declared, present)
+        }
+        return nil
+    }
+
     var isMPEG: Bool { (info.format & Int32(SF_FORMAT_TYPEMASK)) == Int32(SF_FORMAT_MPEG) }
 
     /// Reads up to `frames` interleaved frames into `buffer` with `sf_readf_float`.

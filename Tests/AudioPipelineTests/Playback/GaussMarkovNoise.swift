@@ -26,7 +26,7 @@ struct GaussMarkovNoise {
 
     /// The noisy fixes, with the indices of spikes in the result.
     func apply(to clean: [GPSFix]) -> (fixes: [GPSFix], spikeIndices: [Int]) {
-        var random = PlaybackRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var east = configuration.sigma * random.gaussian()
         var north = configuration.sigma * random.gaussian()
         var previousTime = clean.first?.time ?? 0

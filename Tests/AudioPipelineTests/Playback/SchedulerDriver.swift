@@ -23,7 +23,7 @@ struct SchedulerScenario: CustomStringConvertible {
 
     init(seed: UInt64, messageCount: Int) {
         self.seed = seed
-        var random = PlaybackRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let planned = Double.random(in: 2000...12000, using: &random).rounded()
         var messages: [PlaybackScheduler.Message] = []
         var durations: [String: Double] = [:]

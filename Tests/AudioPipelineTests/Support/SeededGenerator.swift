@@ -1,3 +1,5 @@
+import Foundation
+
 /// SplitMix64: a tiny seeded generator, so every noise signal in the tests is reproducible.
 struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
@@ -17,5 +19,12 @@ struct SeededGenerator: RandomNumberGenerator {
     /// Uniform in -1...1.
     mutating func nextSignedUnit() -> Float {
         Float(Double(next() >> 11) / Double(1 << 52) - 1)
+    }
+
+    /// A standard normal deviate (Box–Muller).
+    mutating func gaussian() -> Double {
+        let u1 = Double.random(in: Double.ulpOfOne..<1, using: &self)
+        let u2 = Double.random(in: 0..<1, using: &self)
+        return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
     }
 }
