@@ -10,7 +10,7 @@ struct AudioOptions: ParsableArguments {
     var truePeak: Double = -1
 
     @Option(help: "The most gain applied, dB.")
-    var maxGain: Double = 36
+    var maxGain: Double = 42
 
     @Option(help: "Opus bitrate, kb/s.")
     var bitrate: Double = 24

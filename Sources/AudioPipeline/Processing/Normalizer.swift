@@ -11,9 +11,10 @@ public struct Normalizer: Sendable {
         public var targetLoudness: Double = -16
         /// True-peak ceiling of the decoded output in dBTP. Default: -1.
         public var truePeakCeiling: Double = -1
-        /// The most gain ever applied, in dB. Default: 36, enough to lift a -50 LUFS recording
-        /// to the target, but not a near-silent one into a wall of amplified noise.
-        public var maximumGain: Double = 36
+        /// The most gain ever applied, in dB. Default: 42: a -45 LUFS phone recording (quieter
+        /// still once a stereo pair is folded to mono) needs over 30 dB plus what the limiter
+        /// takes; a near-silent one is not lifted into a wall of amplified noise.
+        public var maximumGain: Double = 42
         /// How close the decoded output's loudness must come to the target, in LU. Default: 0.2,
         /// well inside what a meter can tell apart on speech and half the ±0.5 LU others allow.
         public var tolerance: Double = 0.2
