@@ -148,8 +148,11 @@ public struct MessagePipeline: Sendable {
     static func dips(over limit: Float, in peaks: [Float], previous: [Float]?, sampleRate: Int) -> [Float] {
         var curve = previous ?? [Float](repeating: 1, count: peaks.count)
         let ramp = sampleRate / 100
+        let original = curve
         for n in peaks.indices where peaks[n] > limit {
-            let depth = limit / peaks[n] * 0.985
+            // A spot that passed again despite its dip (a transient the codec overshoots
+            // whatever the level) gets the new shortfall on top of the old dip, and more.
+            let depth = original[n] < 1 ? original[n] * limit / peaks[n] * 0.95 : limit / peaks[n] * 0.985
             for offset in -ramp...ramp {
                 let i = n + offset
                 guard i >= 0, i < curve.count else { continue }
@@ -166,7 +169,7 @@ public struct MessagePipeline: Sendable {
     /// aims accordingly, so that it usually needs no second one.
     static let expectedCodecOvershoot = 0.9
     static let expectedCodecLoudnessShift = -0.4
-    static let maximumPasses = 3
+    static let maximumPasses = 4
     /// How far under the ceiling the decoded true peak must stay, in dB: other meters'
     /// oversampling filters read a few hundredths of a dB differently.
     static let peakMargin = 0.05

@@ -10,7 +10,7 @@ public enum LoudnessMeter {
     /// has no gated block at all; it gets the ungated K-weighted level of the whole clip, which
     /// is what a listener hears, instead of "minus infinity".
     public static func measure(_ samples: [Float], channelCount: Int = 1, sampleRate: Int, truePeak: Bool = true) throws -> LoudnessMeasurement {
-        let mode = Int32(EBUR128_MODE_I.rawValue) | (truePeak ? Int32(EBUR128_MODE_TRUE_PEAK.rawValue) : 0)
+        let mode = Int32(EBUR128_MODE_I.rawValue)
         var handle = ebur128_init(UInt32(channelCount), UInt(sampleRate), mode)
         guard let state = handle else {
             throw AudioPipelineError(.codecFailure, "cannot start the loudness meter", source: "loudness")
@@ -36,18 +36,23 @@ public enum LoudnessMeter {
         } else {
             try check(ebur128_loudness_global(state, &loudness))
         }
-        var peak = 0.0
+        // True peak per BS.1770-4 Annex 2 (4x oversampling, 12 taps a phase). libebur128's
+        // own interpolator reads speech peaks up to a few tenths of a dB above ffmpeg's and
+        // the Annex 2 filter's, so it is not the meter of record here.
+        var peak: Float = 0
         if truePeak {
+            let estimator = InterSamplePeakEstimator()
             for channel in 0..<channelCount {
-                var channelPeak = 0.0
-                try check(ebur128_true_peak(state, UInt32(channel), &channelPeak))
-                peak = max(peak, channelPeak)
+                let channelSamples = channelCount == 1
+                    ? samples
+                    : stride(from: channel, to: samples.count, by: channelCount).map { samples[$0] }
+                peak = max(peak, estimator.truePeak(of: channelSamples))
             }
         }
 
         return LoudnessMeasurement(
             integratedLoudness: loudness.isFinite ? loudness : nil,
-            truePeak: truePeak && peak > 0 ? 20 * log10(peak) : nil,
+            truePeak: truePeak && peak > 0 ? 20 * log10(Double(peak)) : nil,
             isUngated: isShort)
     }
 
