@@ -98,10 +98,12 @@ import Testing
         try await withStore(backend) { store in
             let (run, _, _) = try await makeRun(in: store)
             try await enqueue(in: store, runID: run.id)
-            let claim = try #require(try await store.claim(workerID: "a", leaseSeconds: 0.3))
-            for _ in 0..<4 {
-                try await Task.sleep(for: .milliseconds(150))
-                #expect(try await store.heartbeat(claim, leaseSeconds: 0.3))
+            // Beats every 0.5 s for twice the 1.5 s lease; generous so a loaded machine cannot
+            // make a beat late.
+            let claim = try #require(try await store.claim(workerID: "a", leaseSeconds: 1.5))
+            for _ in 0..<6 {
+                try await Task.sleep(for: .milliseconds(500))
+                #expect(try await store.heartbeat(claim, leaseSeconds: 1.5))
             }
             #expect(try await store.claim(workerID: "b", leaseSeconds: 30) == nil)
         }
