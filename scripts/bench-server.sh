@@ -5,4 +5,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="$(cd "$(dirname "${1:?usage: $0 path/to/voicemsg}")" && pwd)/$(basename "$1")"
-exec scripts/with-postgres.sh python3 scripts/bench_server.py "$bin"
+exec scripts/with-postgres.sh python3 -u scripts/bench_server.py "$bin"

@@ -9,6 +9,7 @@
    spaced so the server is never saturated; latency is completion time minus upload time, as the
    store records them. The pipeline's own time is the median of `voicemsg encode` on the same file.
 
+BENCH_JOBS (3000), BENCH_BURST (200) and BENCH_SPACED (20) change the counts.
 Usage: scripts/bench-server.sh path/to/voicemsg   (PostgreSQL figures need VOICEMSG_TEST_POSTGRES_URL,
 which scripts/with-postgres.sh sets; the shell wrapper runs this script through it.)
 """
@@ -19,6 +20,8 @@ from concurrent.futures import ThreadPoolExecutor
 BIN = sys.argv[1]
 PG = os.environ.get("VOICEMSG_TEST_POSTGRES_URL")
 JOBS = int(os.environ.get("BENCH_JOBS", "3000"))
+BURST = int(os.environ.get("BENCH_BURST", "200"))
+SPACED = int(os.environ.get("BENCH_SPACED", "20"))
 WORK = tempfile.mkdtemp(prefix="voicemsg-bench-")
 
 
@@ -141,9 +144,9 @@ def latency(path, pipeline):
         return sorted(seconds for seconds, _ in rows)
 
     with ThreadPoolExecutor(8) as pool:
-        burst = settle(list(pool.map(upload, range(200))))
+        burst = settle(list(pool.map(upload, range(BURST))))
     spaced_ids = []
-    for i in range(20):
+    for i in range(SPACED):
         spaced_ids.append(upload(i))
         time.sleep(pipeline * 1.5)
     spaced = settle(spaced_ids)
@@ -166,7 +169,7 @@ def main():
     pipeline = pipeline_seconds(path)
     print(f"pipeline alone (voicemsg encode, median of 5): {pipeline * 1000:.0f} ms")
     burst, spaced, pick = latency(path, pipeline)
-    for name, values in [("burst of 200", burst), ("20 spaced, unsaturated", spaced)]:
+    for name, values in [(f"burst of {BURST}", burst), (f"{SPACED} spaced, unsaturated", spaced)]:
         p50, p99 = pick(values, 0.5), pick(values, 0.99)
         print(f"{name:24s} p50 {p50 * 1000:7.0f} ms  p99 {p99 * 1000:7.0f} ms  p99/pipeline {p99 / pipeline:5.2f}")
 
