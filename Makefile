@@ -7,8 +7,8 @@ CONFIG ?= debug
 BIN = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)/voicemsg
 
 APT_PACKAGES = pkg-config libsndfile1-dev libopus-dev libsoxr-dev libebur128-dev \
-               ffmpeg opus-tools sox libsox-fmt-mp3 espeak-ng
-BREW_PACKAGES = pkg-config libsndfile opus libsoxr libebur128 ffmpeg opus-tools sox espeak-ng
+               ffmpeg opus-tools sox libsox-fmt-mp3 espeak-ng postgresql
+BREW_PACKAGES = pkg-config libsndfile opus libsoxr libebur128 ffmpeg opus-tools sox espeak-ng postgresql@16
 
 .PHONY: setup build test demo bench samples clean
 
@@ -18,9 +18,11 @@ setup:
 build: setup
 	$(SWIFT) build -c $(CONFIG)
 
+# The server's PostgreSQL tests run against a throwaway cluster that with-postgres.sh starts
+# on loopback and removes afterwards.
 test: setup
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	scripts/with-postgres.sh $(SWIFT) test --skip-build
 
 demo: setup
 	$(SWIFT) build -c release

@@ -19,15 +19,20 @@ SOX=(sox -R -V1)
 section() { printf '\n== %s\n' "$*"; }
 
 # --- Tools ------------------------------------------------------------------------------------
-for tool in espeak-ng sox ffmpeg opusenc opusdec python3; do
+# apt_install PACKAGE...: for what only the bench needs, so `make setup` stays lean.
+apt_install() {
+    command -v apt-get >/dev/null || { echo "bench: please install $* (no apt-get here)" >&2; return 1; }
+    echo "bench: installing $*" >&2
+    local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+for tool in espeak-ng sox ffmpeg opusenc opusdec; do
     command -v "$tool" >/dev/null || { echo "bench: $tool is missing (run make setup)" >&2; exit 1; }
 done
 if ! /usr/bin/time -f "%M" true >/dev/null 2>&1; then
     # GNU time reports the peak resident memory; bash's builtin does not.
-    command -v apt-get >/dev/null || { echo "bench: needs GNU time at /usr/bin/time" >&2; exit 1; }
-    echo "bench: installing GNU time for peak-memory figures" >&2
-    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get install -y -qq --no-install-recommends time >/dev/null
+    apt_install time || exit 1
 fi
 
 # --- Inputs, made once ------------------------------------------------------------------------
@@ -114,12 +119,16 @@ rm -f "$probe" "$out/.probe.err"
 # --- Speed and memory -------------------------------------------------------------------------
 # One run: wall seconds (from the nanosecond clock) and peak RSS in KiB (from GNU time).
 run_once() {
-    local start end
+    local start end status=0
     command_for "$@"
+    rm -f "$3"
     start=$(date +%s%N)
-    /usr/bin/time -f "%M" -o "$out/.rss" "${cmd[@]}" >/dev/null 2>&1
+    /usr/bin/time -f "%M" -o "$out/.rss" "${cmd[@]}" >/dev/null 2>"$out/.stderr" || status=$?
     end=$(date +%s%N)
-    echo "$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.4f", (e - s) / 1e9 }') $(cat "$out/.rss")"
+    if [ "$status" -ne 0 ] || [ ! -s "$3" ]; then
+        echo "bench: $(name "$1") failed on $(basename "$2") (exit $status): $(grep -v '^Command exited' "$out/.stderr" | head -1)" >&2
+    fi
+    echo "$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.4f", (e - s) / 1e9 }') $(tail -1 "$out/.rss") $status"
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -128,11 +137,13 @@ section "Speed: median of $runs runs, wall time and peak resident memory (runs i
 echo "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown) before the runs"
 printf '%-16s %-18s %12s %14s\n' input encoder "wall s" "peak RSS MiB"
 declare -A wall rss
+failures=0
 for input in speech-10s speech-60s; do
     declare -A walls=() rsss=()
     for ((r = 0; r < runs; r++)); do
         for tool in "${tools[@]}"; do
-            read -r w m < <(run_once "$tool" "$out/$input.wav" "$out/$input.$tool.opus")
+            read -r w m status < <(run_once "$tool" "$out/$input.wav" "$out/$input.$tool.opus")
+            [ "$status" -eq 0 ] || failures=$((failures + 1))
             walls[$tool]+="$w"$'\n'
             rsss[$tool]+="$m"$'\n'
         done
@@ -145,11 +156,13 @@ for input in speech-10s speech-60s; do
     done
     unset walls rsss
 done
-rm -f "$out/.rss"
+rm -f "$out/.rss" "$out/.stderr"
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 verdict() { awk -v v="$1" -v limit="$2" 'BEGIN { print (v <= limit) ? "ok" : "OVER" }'; }
-if [ "${tools[0]}" = p ]; then
+if [ "$failures" -gt 0 ]; then
+    section "Ratios: none, $failures runs failed (see above)"
+elif [ "${tools[0]}" = p ]; then
     section "Ratios (acceptance on the 60 s message: wall p/a <= 1.0, wall p/b <= 0.5, memory p/b <= 0.25)"
     printf '%-12s %10s %10s %12s\n' input "wall p/a" "wall p/b" "memory p/b"
     for input in speech-10s speech-60s; do
@@ -166,12 +179,34 @@ else
     section "Ratios: none, voicemsg was left out"
 fi
 
+# --- Where voicemsg spends its time ---------------------------------------------------------
+if [ "${tools[0]}" = p ]; then
+    section "voicemsg's own report on the 60 s message (encode --json, one run)"
+    if "$bin" encode "$out/speech-60s.wav" -o "$out/.report.opus" --marker 1km --json >"$out/.report.json" 2>/dev/null; then
+        python3 - "$out/.report.json" <<'PY' || echo "bench: could not read the report"
+import json, sys
+data = json.load(open(sys.argv[1]))
+report = data.get("report", data)  # the report, wrapped with the file names or not
+stages = report.get("stageSeconds", {})
+print("stages: " + ", ".join(f"{name} {seconds:.3f} s" for name, seconds in stages.items()))
+for key in ("normalization", "speech"):
+    if key in report:
+        print(f"{key}: " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}"
+                                      for k, v in report[key].items()))
+PY
+    else
+        echo "bench: encode --json failed"
+    fi
+    rm -f "$out/.report.opus" "$out/.report.json"
+fi
+
 # --- Loudness of every output -----------------------------------------------------------------
 section "Loudness of the outputs (ffmpeg ebur128; voicemsg and ffmpeg aim at -16 LUFS, -1 dBTP)"
 printf '%-30s %8s %10s %8s\n' output seconds LUFS dBTP
 for input in speech-10s speech-60s; do
     for tool in "${tools[@]}"; do
         f="$out/$input.$tool.opus"
+        [ -s "$f" ] || { printf '%-30s (missing)\n' "$(basename "$f")"; continue; }
         read -r lufs peak < <(scripts/measure.sh --raw "$f")
         printf '%-30s %8.2f %10s %8s\n' "$(basename "$f")" \
             "$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$f")" "$lufs" "$peak"
@@ -180,16 +215,25 @@ done
 
 # --- Clarity ----------------------------------------------------------------------------------
 section "Clarity: PESQ-WB against the time-aligned source (acceptance: p >= a - 0.1, at no more bytes/s)"
-if ! python3 -c "import numpy, scipy, pesq" 2>/dev/null; then
+# Python packages for the bench only: installed when missing, into a private virtual environment
+# when the system's Python refuses pip installs (PEP 668).
+command -v python3 >/dev/null || apt_install python3 python3-pip python3-venv || true
+python=python3
+if ! "$python" -c "import numpy, scipy, pesq" 2>/dev/null; then
     echo "bench: installing the Python packages for PESQ (numpy, scipy, pesq)" >&2
-    python3 -m pip install --quiet numpy scipy pesq >&2 || true
+    if ! python3 -m pip install --quiet numpy scipy pesq >&2; then
+        # pesq builds from source: it needs Python's headers and a C compiler.
+        apt_install python3-venv python3-dev gcc || true
+        python3 -m venv "$out/.venv" >&2 && "$out/.venv/bin/pip" install --quiet numpy scipy pesq >&2 || true
+        python="$out/.venv/bin/python"
+    fi
 fi
-if ! python3 -c "import numpy, scipy, pesq" 2>/dev/null; then
+if ! "$python" -c "import numpy, scipy, pesq" 2>/dev/null; then
     echo "bench: numpy, scipy or pesq is missing and could not be installed; no clarity figures" >&2
     exit 0
 fi
 clarity_tools=(a)
-[ "${tools[0]}" = p ] && clarity_tools=(p a)
+[ "${tools[0]}" = p ] && [ "$failures" -eq 0 ] && clarity_tools=(p a)
 
 # bytes_per_second FILE.opus DECODED.wav: the file's size over the audio it holds.
 bytes_per_second() {
@@ -201,12 +245,16 @@ for input in speech-10s noisy-10s; do
     decoded=()
     for tool in "${clarity_tools[@]}"; do
         f="$out/$input.$tool.opus"
-        [ -s "$f" ] || encode "$tool" "$out/$input.wav" "$f" >/dev/null
+        if [ ! -s "$f" ] && ! encode "$tool" "$out/$input.wav" "$f" >/dev/null; then
+            echo "bench: $(name "$tool") failed on $input.wav; no clarity figures for it" >&2
+            failures=$((failures + 1))
+            continue 2
+        fi
         # --float: no dither noise added by the decoder; 48 kHz, as the source.
         opusdec --quiet --float --rate 48000 "$f" "$out/$input.$tool.wav" 2>/dev/null
         decoded+=("$out/$input.$tool.wav")
     done
-    python3 scripts/pesq_score.py --json "$out/$input.wav" "${decoded[@]}" >"$out/$input.pesq.json"
+    "$python" scripts/pesq_score.py --json "$out/$input.wav" "${decoded[@]}" >"$out/$input.pesq.json"
     i=0
     for tool in "${clarity_tools[@]}"; do
         f="$out/$input.$tool.opus"
@@ -215,7 +263,7 @@ import json, sys
 report = json.load(open(sys.argv[1]))
 r = report["results"][int(sys.argv[2])]
 s = report["commonSpanSeconds"]
-print(r["pesqWB"], r["pesqWBOwnSpan"], "%.2f-%.2fs" % (s[0], s[1]))' "$out/$input.pesq.json" "$i")
+print("%.3f %.3f %.2f-%.2fs" % (r["pesqWB"], r["pesqWBOwnSpan"], s[0], s[1]))' "$out/$input.pesq.json" "$i")
         printf '%-12s %-18s %8s %9s %8s %10s   %s\n' "$input" "$(name "$tool")" "$score" "$own" \
             "$(bytes_per_second "$f" "$out/$input.$tool.wav")" \
             "$(scripts/measure.sh --raw "$f" | awk '{ print $1 }')" "$span"
@@ -230,3 +278,6 @@ print(r["pesqWB"], r["pesqWBOwnSpan"], "%.2f-%.2fs" % (s[0], s[1]))' "$out/$inpu
         echo "$input: PESQ-WB p - a = $diff, bytes/s p $bps_p vs a $bps_a ($ok)"
     fi
 done
+
+# Failed runs make the figures above incomplete: say so in the exit status too.
+[ "$failures" -eq 0 ]

@@ -47,17 +47,20 @@ outputs=("$out"/*.opus)
 }
 
 section "What went in and what came out (ffmpeg ebur128 as the judge; target -16 LUFS, ceiling -1 dBTP)"
-printf '%-30s %8s %10s %9s   %-26s %8s %10s %9s\n' input bytes LUFS dBTP output bytes LUFS dBTP
+seconds() { ffprobe -v error -show_entries format=duration -of csv=p=0 "$1" | awk '{ printf "%.2f", $1 }'; }
+printf '%-28s %7s %8s %6s %6s   %-27s %7s %6s %6s %6s\n' \
+    input bytes seconds LUFS dBTP output bytes seconds LUFS dBTP
 for entry in "${messages[@]}"; do
     IFS='|' read -r sample _ _ <<<"$entry"
     read -r in_lufs in_peak < <(scripts/measure.sh --raw "samples/$sample")
+    printf '%-28s %7d %8s %6s %6s   ' "$sample" "$(wc -c <"samples/$sample")" \
+        "$(seconds "samples/$sample")" "$in_lufs" "$in_peak"
     if encoded=$(encoded "$sample"); then
         read -r out_lufs out_peak < <(scripts/measure.sh --raw "$encoded")
-        printf '%-30s %8d %10s %9s   %-26s %8d %10s %9s\n' "$sample" "$(wc -c <"samples/$sample")" \
-            "$in_lufs" "$in_peak" "$(basename "$encoded")" "$(wc -c <"$encoded")" "$out_lufs" "$out_peak"
+        printf '%-27s %7d %6s %6s %6s\n' "$(basename "$encoded")" "$(wc -c <"$encoded")" \
+            "$(seconds "$encoded")" "$out_lufs" "$out_peak"
     else
-        printf '%-30s %8d %10s %9s   (no output)\n' "$sample" "$(wc -c <"samples/$sample")" \
-            "$in_lufs" "$in_peak"
+        echo "(no output)"
     fi
 done
 

@@ -3,10 +3,10 @@ import ArgumentParser
 
 /// The pipeline's settings that `encode` exposes; each default is the library's.
 struct AudioOptions: ParsableArguments {
-    @Option(help: "Target integrated loudness, LUFS.")
+    @Option(parsing: .unconditional, help: "Target integrated loudness, LUFS (negative numbers need no '=').")
     var targetLufs: Double = -16
 
-    @Option(help: "True-peak ceiling of the decoded output, dBTP.")
+    @Option(parsing: .unconditional, help: "True-peak ceiling of the decoded output, dBTP.")
     var truePeak: Double = -1
 
     @Option(help: "The most gain applied, dB.")

@@ -42,7 +42,7 @@ struct EncodeCommand: AsyncParsableCommand {
     @Option(help: "A title (TITLE tag).")
     var title: String?
 
-    @Option(help: "Container: ogg (Ogg Opus).")
+    @Option(help: "Container: ogg (Ogg Opus) or caf (Opus in CAF, what AVAudioPlayer plays on iOS).")
     var format: ContainerFormat = .ogg
 
     @OptionGroup(title: "Audio")
@@ -67,7 +67,10 @@ struct EncodeCommand: AsyncParsableCommand {
         let metadata = MessageMetadata(
             marker: try DistanceMarker(parsing: marker), sender: sender, runID: runId,
             messageID: messageId, title: title)
-        let pipeline = MessagePipeline(configuration: audio.pipelineConfiguration)
+        var configuration = audio.pipelineConfiguration
+        // One input leaves cores idle: let the encoder cut a long message into pieces instead.
+        if inputs.count == 1 { configuration.encoder.segments = ProcessInfo.processInfo.activeProcessorCount }
+        let pipeline = MessagePipeline(configuration: configuration)
         let jobs = inputs.map { ($0, destination(for: $0)) }
         let progress = Progress(total: jobs.count)
 

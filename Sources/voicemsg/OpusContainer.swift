@@ -3,10 +3,12 @@ import AudioPipeline
 /// The containers voicemsg reads Opus from, told apart by their first bytes.
 enum OpusContainer: CustomStringConvertible {
     case ogg
+    case caf
 
     static func detect(_ bytes: [UInt8]) -> OpusContainer? {
         let head = Array(bytes.prefix(200))
         if head.starts(with: Array("OggS".utf8)), contains(head, "OpusHead") { return .ogg }
+        if head.starts(with: Array("caff".utf8)), contains(head, "desc"), contains(head, "opus") { return .caf }
         return nil
     }
 
@@ -19,8 +21,9 @@ enum OpusContainer: CustomStringConvertible {
     func read(_ bytes: [UInt8]) throws -> OpusStream {
         switch self {
         case .ogg: return try OggOpusReader.read(bytes)
+        case .caf: return try CAFOpusReader.read(bytes)
         }
     }
 
-    var description: String { "Ogg Opus" }
+    var description: String { self == .ogg ? "Ogg Opus" : "Opus in CAF" }
 }

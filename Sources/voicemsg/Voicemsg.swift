@@ -11,6 +11,9 @@ struct Voicemsg: AsyncParsableCommand {
             tagged with its marker, and decides when each message plays during a run.
             """,
         version: "0.1.0",
-        subcommands: [EncodeCommand.self, InspectCommand.self, ServeCommand.self, WorkerCommand.self]
+        subcommands: [
+            EncodeCommand.self, InspectCommand.self, ConvertCommand.self, SimulateCommand.self,
+            ServeCommand.self, WorkerCommand.self,
+        ]
     )
 }

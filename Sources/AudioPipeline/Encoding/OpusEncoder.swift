@@ -1,4 +1,5 @@
 import COpus
+import Dispatch
 
 /// Encodes 48 kHz mono audio with libopus into an `OpusStream`, ready for any container.
 ///
@@ -18,6 +19,11 @@ public struct OpusEncoder: Sendable {
         public var frameMilliseconds: Int = 20
         /// Tune for speech. Default: on.
         public var isVoice: Bool = true
+        /// How many pieces a long message is cut into and encoded at once. Default: 1. The CLI
+        /// raises it to the core count when it encodes a single file.
+        public var segments: Int = 1
+        /// The shortest piece worth its own encoder, in seconds. Default: 8.
+        public var minimumSegmentSeconds: Double = 8
         public init() {}
     }
 
@@ -33,19 +39,76 @@ public struct OpusEncoder: Sendable {
     public var frameSize: Int { Self.sampleRate * configuration.frameMilliseconds / 1000 }
 
     /// Encodes mono 48 kHz `samples`.
+    ///
+    /// With `configuration.segments` above 1 and a message long enough, the message is cut at
+    /// its quietest frames near equal shares and the pieces are encoded at the same time, each
+    /// by its own encoder. Every encoder after the first starts `warmUpFrames` early on the real
+    /// audio and its warm-up packets are dropped, so its state matches the first encoder's
+    /// closely where they join; the join is in the quietest frame, where any mismatch is
+    /// inaudible. The frame grid and the pre-skip are the same for all.
     public func encode(_ samples: [Float], inputSampleRate: Int, tags: OpusTags) throws -> OpusStream {
         try validate()
-        let encoder = try EncoderHandle(configuration: configuration)
-        let preSkip = try encoder.lookahead()
+        let preSkip = try EncoderHandle(configuration: configuration).lookahead()
         let frameSize = self.frameSize
-        let total = samples.count + preSkip
-        let frameCount = max(1, (total + frameSize - 1) / frameSize)
+        let frameCount = max(1, (samples.count + preSkip + frameSize - 1) / frameSize)
+        let bounds = segmentBounds(samples, frameCount: frameCount)
 
+        var pieces = [Result<[[UInt8]], Error>](repeating: .success([]), count: bounds.count - 1)
+        let configuration = self.configuration
+        pieces.withUnsafeMutableBufferPointer { results in
+            let results = UncheckedBuffer(results)
+            DispatchQueue.concurrentPerform(iterations: bounds.count - 1) { index in
+                let first = bounds[index], end = bounds[index + 1]
+                let warmUp = index == 0 ? 0 : min(first, Self.warmUpFrames)
+                results.buffer[index] = Result {
+                    let encoder = try EncoderHandle(configuration: configuration)
+                    let packets = try Self.encodeFrames(samples, frames: (first - warmUp)..<end, frameSize: frameSize, encoder: encoder)
+                    return Array(packets.dropFirst(warmUp))
+                }
+            }
+        }
         var packets: [[UInt8]] = []
         packets.reserveCapacity(frameCount)
+        for piece in pieces { packets.append(contentsOf: try piece.get()) }
+        return OpusStream(
+            channelCount: 1, preSkip: preSkip, inputSampleRate: inputSampleRate,
+            packets: packets, validSampleCount: Int64(samples.count), tags: tags)
+    }
+
+    /// Frames an encoder after the first encodes and drops before its first kept frame: 200 ms.
+    static let warmUpFrames = 10
+
+    /// Frame indices where segments start, plus `frameCount` at the end.
+    private func segmentBounds(_ samples: [Float], frameCount: Int) -> [Int] {
+        let segments = configuration.segments
+        let minimumFrames = Int(configuration.minimumSegmentSeconds * 1000) / configuration.frameMilliseconds
+        guard segments > 1, frameCount >= segments * minimumFrames else { return [0, frameCount] }
+        // Energy per frame, on the input grid (the encoder's delay shifts all encoders alike).
+        var energy = [Double](repeating: 0, count: frameCount)
+        for (i, value) in samples.enumerated() { energy[i / frameSize] += Double(value * value) }
+        var bounds = [0]
+        for k in 1..<segments {
+            let centre = frameCount * k / segments
+            let reach = frameCount / (segments * 4)
+            let candidates = max(bounds.last! + minimumFrames, centre - reach)...min(frameCount - minimumFrames, centre + reach)
+            guard !candidates.isEmpty else { continue }
+            // The quietest frame, counting its neighbours so the join sits inside a pause.
+            let quietest = candidates.min { a, b in
+                energy[max(0, a - 2)...min(frameCount - 1, a + 2)].reduce(0, +)
+                    < energy[max(0, b - 2)...min(frameCount - 1, b + 2)].reduce(0, +)
+            }!
+            bounds.append(quietest)
+        }
+        bounds.append(frameCount)
+        return bounds
+    }
+
+    private static func encodeFrames(_ samples: [Float], frames: Range<Int>, frameSize: Int, encoder: EncoderHandle) throws -> [[UInt8]] {
+        var packets: [[UInt8]] = []
+        packets.reserveCapacity(frames.count)
         var frame = [Float](repeating: 0, count: frameSize)
         var output = [UInt8](repeating: 0, count: 4000)
-        for index in 0..<frameCount {
+        for index in frames {
             let start = index * frameSize
             let available = max(0, min(frameSize, samples.count - start))
             samples.withUnsafeBufferPointer { source in
@@ -61,9 +124,7 @@ public struct OpusEncoder: Sendable {
             let size = try encoder.encode(frame, frameSize: frameSize, into: &output)
             packets.append(Array(output[0..<size]))
         }
-        return OpusStream(
-            channelCount: 1, preSkip: preSkip, inputSampleRate: inputSampleRate,
-            packets: packets, validSampleCount: Int64(samples.count), tags: tags)
+        return packets
     }
 
     private func validate() throws {
@@ -124,4 +185,10 @@ private final class EncoderHandle {
     static func failure(_ what: String, _ code: Int32) -> AudioPipelineError {
         AudioPipelineError(.codecFailure, "\(what) (\(String(cString: opus_strerror(code))))", source: "opus")
     }
+}
+
+/// Lets `concurrentPerform` write each result into its own slot.
+private struct UncheckedBuffer<Element>: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<Element>
+    init(_ buffer: UnsafeMutableBufferPointer<Element>) { self.buffer = buffer }
 }

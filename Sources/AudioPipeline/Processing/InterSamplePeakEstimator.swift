@@ -48,18 +48,39 @@ struct InterSamplePeakEstimator: Sendable {
         return sum
     }
 
-    /// The largest absolute value in [n, n+1): the sample and the three interpolated points.
-    /// `x` must have `reach` samples of margin on the left and `tapsPerPhase - reach - 1` on the right,
-    /// or the caller must pass a padded buffer.
-    @inline(__always)
-    func peak(at n: Int, in x: UnsafeBufferPointer<Float>) -> Float {
-        var peak = abs(x[n])
-        let start = n - Self.reach
-        for taps in phases {
-            var acc: Float = 0
-            for j in 0..<Self.tapsPerPhase { acc += taps[j] * x[start + j] }
-            peak = max(peak, abs(acc))
+    /// The peak of every interval [n, n+1) of `samples`, with zeros assumed beyond both ends.
+    func intervalPeaks(of samples: [Float]) -> [Float] {
+        let left = Self.reach
+        let right = Self.tapsPerPhase - Self.reach
+        var padded = [Float](repeating: 0, count: samples.count + left + right)
+        padded.withUnsafeMutableBufferPointer { target in
+            samples.withUnsafeBufferPointer { source in
+                guard let base = source.baseAddress else { return }
+                (target.baseAddress! + left).update(from: base, count: source.count)
+            }
         }
-        return peak
+        var peaks = [Float](repeating: 0, count: samples.count)
+        let p0 = phases[0], p1 = phases[1], p2 = phases[2]
+        padded.withUnsafeBufferPointer { x in
+            peaks.withUnsafeMutableBufferPointer { out in
+                for n in 0..<samples.count {
+                    let start = n
+                    var a: Float = 0, b: Float = 0, c: Float = 0
+                    for j in 0..<Self.tapsPerPhase {
+                        let v = x[start + j]
+                        a += p0[j] * v
+                        b += p1[j] * v
+                        c += p2[j] * v
+                    }
+                    out[n] = max(max(abs(x[n + left]), abs(a)), max(abs(b), abs(c)))
+                }
+            }
+        }
+        return peaks
+    }
+
+    /// The true peak of `samples`, linear, per BS.1770-4 Annex 2 (4x oversampling, 12 taps a phase).
+    func truePeak(of samples: [Float]) -> Float {
+        intervalPeaks(of: samples).max() ?? 0
     }
 }

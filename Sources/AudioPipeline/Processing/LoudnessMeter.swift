@@ -21,7 +21,9 @@ public enum LoudnessMeter {
         let durationMs = UInt(Double(frames) * 1000 / Double(sampleRate))
         let isShort = durationMs < 400
         if isShort, durationMs > 0 {
-            try check(ebur128_set_max_window(state, durationMs))
+            // NO_CHANGE only says the window already fits.
+            let code = ebur128_set_max_window(state, durationMs)
+            if code != Int32(EBUR128_ERROR_NO_CHANGE.rawValue) { try check(code) }
         }
         try samples.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }

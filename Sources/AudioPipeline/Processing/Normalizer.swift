@@ -49,53 +49,86 @@ public struct Normalizer: Sendable {
         /// The gain applied before the limiter, in dB.
         public var gainDB: Double
         public var isGainCapped: Bool
-        /// The loudness of `samples`, in LUFS.
+        /// The estimated loudness of `samples`, in LUFS.
         public var loudness: Double?
         public var limiter: TruePeakLimiter.Measurement
     }
 
-    /// Applies gain and limiting to a copy of `samples` so that the result measures `target`
-    /// LUFS with its true peak under `limiterCeiling` dBTP.
+    /// What the gain search needs of a signal, computed once: its per-interval true peaks and
+    /// its K-weighted power. Reused across encode passes.
+    public struct Analysis: Sendable {
+        let samples: [Float]
+        let sampleRate: Int
+        let intervalPeaks: [Float]
+        let weighting: KWeighting
+        /// The signal's loudness in LUFS, nil for silence.
+        public let loudness: Double?
+        /// The signal's true peak in dBTP, nil for silence.
+        public var truePeak: Double? {
+            let peak = intervalPeaks.max() ?? 0
+            return peak > 0 ? 20 * log10(Double(peak)) : nil
+        }
+    }
+
+    public func analyze(_ samples: [Float], sampleRate: Int) -> Analysis {
+        let weighting = KWeighting(samples, sampleRate: sampleRate)
+        return Analysis(
+            samples: samples, sampleRate: sampleRate,
+            intervalPeaks: TruePeakLimiter().intervalPeaks(of: samples),
+            weighting: weighting, loudness: weighting.loudness())
+    }
+
+    /// Applies gain and limiting to a copy of the analysed signal so that the result measures
+    /// `target` LUFS with its true peak under `limiterCeiling` dBTP.
     ///
     /// Limiting takes loudness away, and the more gain the more it takes, so the gain is found
-    /// by the secant method on the measured loudness; it usually settles in two or three rounds.
-    public func apply(
-        to samples: [Float], loudness: Double, target: Double, limiterCeiling: Double, sampleRate: Int
-    ) throws -> Pass {
+    /// by the secant method. Each step only recomputes the limiter's gain curve and a weighted
+    /// sum; the audio itself is touched once, at the end.
+    public func apply(_ analysis: Analysis, target: Double, limiterCeiling: Double) -> Pass {
         var limiterConfiguration = configuration.limiter
         limiterConfiguration.ceilingDB = limiterCeiling
         let limiter = TruePeakLimiter(configuration: limiterConfiguration)
         let maximumGain = configuration.maximumGain
+        guard let loudness = analysis.loudness else {
+            return Pass(samples: analysis.samples, gainDB: 0, isGainCapped: false, loudness: nil,
+                        limiter: .init(maximumReductionDB: 0, reducedFraction: 0))
+        }
 
-        func run(_ gain: Double) throws -> Pass {
-            var result = samples
+        typealias Step = (gain: Double, level: Double?, curve: [Float]?, limiter: TruePeakLimiter.Measurement)
+        func evaluate(_ gain: Double) -> Step {
             let applied = min(gain, maximumGain)
-            let measurement = limiter.process(&result, gain: Float(pow(10, applied / 20)), sampleRate: sampleRate)
-            // Without limiting, loudness follows the gain exactly.
-            let level = measurement.maximumReductionDB < 0
-                ? try LoudnessMeter.measure(result, sampleRate: sampleRate, truePeak: false).integratedLoudness
-                : loudness + applied
-            return Pass(samples: result, gainDB: applied, isGainCapped: gain > maximumGain,
-                        loudness: level, limiter: measurement)
+            let linear = Float(pow(10, applied / 20))
+            guard let limited = limiter.envelope(intervalPeaks: analysis.intervalPeaks, gain: linear, sampleRate: analysis.sampleRate) else {
+                return (gain, loudness + applied, nil, .init(maximumReductionDB: 0, reducedFraction: 0))
+            }
+            return (gain, analysis.weighting.loudness(gain: limited.curve, scale: linear), limited.curve, limited.measurement)
         }
 
-        var gain = target - loudness
-        var best = try run(gain)
-        var previous: (gain: Double, level: Double)?
-        for _ in 0..<8 {
-            guard let level = best.loudness, !best.isGainCapped else { break }
+        var step = evaluate(target - loudness)
+        var previous: Step?
+        for _ in 0..<12 {
+            guard let level = step.level, step.gain < maximumGain else { break }
             let error = target - level
-            if abs(error) <= 0.02 { break }
-            var step = error
-            if let previous, level != previous.level {
+            if abs(error) <= 0.01 { break }
+            var change = error
+            if let previous, let previousLevel = previous.level, level != previousLevel {
                 // Secant: the loudness gained per dB of gain, measured, not assumed to be 1.
-                let slope = (level - previous.level) / (gain - previous.gain)
-                if slope > 0.05 { step = error / slope }
+                let slope = (level - previousLevel) / (step.gain - previous.gain)
+                if slope > 0.05 { change = error / slope }
             }
-            previous = (gain, level)
-            gain += min(max(step, -12), 12)
-            best = try run(gain)
+            previous = step
+            step = evaluate(step.gain + min(max(change, -12), 12))
         }
-        return best
+
+        let applied = min(step.gain, maximumGain)
+        let linear = Float(pow(10, applied / 20))
+        var output = analysis.samples
+        if let curve = step.curve {
+            for i in output.indices { output[i] *= linear * curve[i] }
+        } else {
+            for i in output.indices { output[i] *= linear }
+        }
+        return Pass(samples: output, gainDB: applied, isGainCapped: step.gain > maximumGain,
+                    loudness: step.level, limiter: step.limiter)
     }
 }

@@ -6,8 +6,8 @@ extension SpeechTrimmer {
         var frameLength: Int
         /// Half-open range of frames holding speech, nil when there is none.
         var speechFrames: Range<Int>?
-        var voiceNoiseFloor: Double
-        var fricativeNoiseFloor: Double?
+        var voiceNoiseFloor: NoiseFloor
+        var fricativeNoiseFloor: NoiseFloor?
         var voicePeakLevel: Double
         var fricativePeakLevel: Double?
         /// How far the most active frame rose above its band's floor, in dB.
@@ -19,22 +19,34 @@ extension SpeechTrimmer {
         let rate = Double(sampleRate)
         let frameLength = max(1, Int((configuration.frameDuration * rate).rounded()))
         let levels = frameLevels(samples, frameLength: frameLength, sampleRate: rate)
-        let voiceFloor = noiseFloor(levels.voice)
-        let fricativeFloor = levels.fricative.map(noiseFloor)
+        let voiceFloor = NoiseFloor(levels: levels.voice, configuration: configuration)
+        let fricativeFloor = levels.fricative.map { NoiseFloor(levels: $0, configuration: configuration) }
 
-        // A frame's activity: how far the louder band rises above its own floor.
-        var activity = levels.voice.map { $0 - voiceFloor }
+        // A frame counts by whichever band stands out more against its own floor.
+        var score = levels.voice.map(voiceFloor.score)
+        var peakActivity = (levels.voice.max() ?? -Double.infinity) - voiceFloor.level
         if let fricative = levels.fricative, let fricativeFloor {
-            for index in activity.indices {
-                activity[index] = max(activity[index], fricative[index] - fricativeFloor)
+            for index in score.indices {
+                score[index] = max(score[index], fricativeFloor.score(fricative[index]))
             }
+            peakActivity = max(peakActivity, (fricative.max() ?? -Double.infinity) - fricativeFloor.level)
+        }
+
+        // Voiced frames: the voice band is active and its waveform is slow enough to be a vowel
+        // or a voiced consonant rather than a breath, hiss or rustle.
+        let voiced = levels.voice.indices.map { index in
+            levels.voice[index] >= voiceFloor.exitLevel
+                && levels.crossingRate[index] <= configuration.maximumVoicedCrossingRate
         }
 
         let framesPerSecond = rate / Double(frameLength)
         let bursts = findSpeech(
-            activity,
+            score,
+            voiced: voiced,
+            minimumVoicedFrames: Int((configuration.minimumVoicedDuration * framesPerSecond).rounded()),
             minimumFrames: max(1, Int((configuration.minimumSpeechDuration * framesPerSecond).rounded())),
-            maximumGap: max(0, Int((configuration.maximumGapWithinBurst * framesPerSecond).rounded()))
+            maximumGap: max(0, Int((configuration.maximumGapWithinBurst * framesPerSecond).rounded())),
+            minimumWeakRun: max(1, Int((configuration.minimumWeakSoundDuration * framesPerSecond).rounded()))
         )
         return Analysis(
             frameLength: frameLength,
@@ -43,58 +55,88 @@ extension SpeechTrimmer {
             fricativeNoiseFloor: fricativeFloor,
             voicePeakLevel: levels.voice.max() ?? -Double.infinity,
             fricativePeakLevel: levels.fricative?.max(),
-            peakActivity: activity.max() ?? -Double.infinity,
+            peakActivity: peakActivity,
             longestBurstSeconds: Double(bursts.longestActiveFrames) / framesPerSecond
         )
     }
 
-    /// Hysteresis over the activity (dB above the floor): a burst starts at `enterThreshold`,
-    /// continues while frames reach `exitThreshold` with dips up to `maximumGap` frames, and is
-    /// speech when at least `minimumFrames` of its frames are active. Speech spans the first to the
-    /// last such burst, so pauses between them are kept.
-    func findSpeech(_ activity: [Double], minimumFrames: Int, maximumGap: Int)
+    /// Hysteresis over the frame scores (see `NoiseFloor.score`).
+    ///
+    /// A burst starts at a frame scoring 1 (the enter level) and goes on through runs of frames
+    /// scoring 0 or more (the exit level), across dips of up to `maximumGap` frames. It ends with
+    /// its last run that counts: one that reached the enter level, or one that stayed above the exit
+    /// level for `minimumWeakRun` frames (a quiet fricative after a stop). A run that only grazes
+    /// the exit level for a moment after the words is a swell of the noise, not a word. A burst is speech when at least `minimumFrames`
+    /// of its frames are active. Speech spans the first to the last such burst, so pauses between
+    /// them are kept.
+    func findSpeech(
+        _ activity: [Double], voiced: [Bool], minimumVoicedFrames: Int, minimumFrames: Int, maximumGap: Int,
+        minimumWeakRun: Int
+    )
         -> (speech: Range<Int>?, longestActiveFrames: Int)
     {
-        let enter = configuration.enterThreshold
-        let exit = min(configuration.exitThreshold, enter)
+        let enter = 1.0
+        let exit = 0.0
         var first: Int?
         var last: Int?
         var longest = 0
         var previousEnd = 0
+        var inBurst = false
         var burstStart = 0
         var lastActive = 0
         var activeCount = 0
-        var inBurst = false
+        // The current run of active frames counts: it reached the enter level, or it lasted.
+        var runCounts = false
+        var runLength = 0
+        // End of the last strong run, and the active frames counted up to it.
+        var strongEnd = 0
+        var strongCount = 0
 
         // Extends the burst back through weak onset frames (never into the previous burst) and
         // keeps it only when it was active long enough to be speech rather than a click.
         func closeBurst() {
             inBurst = false
             var start = burstStart
+            var count = strongCount
             while start > previousEnd, activity[start - 1] >= exit {
                 start -= 1
-                activeCount += 1
+                count += 1
             }
-            let end = lastActive + 1
-            longest = max(longest, activeCount)
-            if activeCount >= minimumFrames {
+            longest = max(longest, count)
+            var voicedCount = 0
+            for index in start..<strongEnd where voiced[index] { voicedCount += 1 }
+            if count >= minimumFrames, voicedCount >= minimumVoicedFrames {
                 if first == nil { first = start }
-                last = end
+                last = strongEnd
             }
-            previousEnd = end
+            previousEnd = strongEnd
         }
 
         for (index, value) in activity.enumerated() {
             if !inBurst {
-                if value >= enter {
-                    inBurst = true
-                    burstStart = index
-                    lastActive = index
-                    activeCount = 1
+                guard value >= enter else { continue }
+                inBurst = true
+                burstStart = index
+                lastActive = index - 1
+                activeCount = 0
+                runLength = 0
+                runCounts = true
+            }
+            if value >= exit {
+                if index > lastActive + 1 {
+                    // A new run after a dip: it counts once it reaches the enter level or lasts
+                    // `minimumWeakRun` frames, as the quiet "s" after the "p" in "champs" does.
+                    runCounts = false
+                    runLength = 0
                 }
-            } else if value >= exit {
                 lastActive = index
                 activeCount += 1
+                runLength += 1
+                if value >= enter || runLength >= minimumWeakRun { runCounts = true }
+                if runCounts {
+                    strongEnd = index + 1
+                    strongCount = activeCount
+                }
             } else if index - lastActive > maximumGap {
                 closeBurst()
             }
@@ -103,73 +145,5 @@ extension SpeechTrimmer {
 
         guard let first, let last else { return (nil, longest) }
         return (first..<last, longest)
-    }
-
-    /// Mean-square level of each frame in each band, in dBFS.
-    ///
-    /// One pass over the samples with the band filters inline, and no allocation besides the
-    /// results. The fricative band is nil when the sample rate leaves no room for it.
-    func frameLevels(_ samples: UnsafeBufferPointer<Float>, frameLength: Int, sampleRate: Double)
-        -> (voice: [Double], fricative: [Double]?)
-    {
-        let count = samples.count
-        let frameCount = (count + frameLength - 1) / frameLength
-        let nyquistGuard = 0.45 * sampleRate
-        let voiceHigh = min(configuration.voiceBandHighFrequency, nyquistGuard)
-        let voiceLow = min(configuration.voiceBandLowFrequency, 0.5 * voiceHigh)
-        var voiceHighPass = Biquad.highPass(cutoff: voiceLow, sampleRate: sampleRate)
-        var voiceLowPass = Biquad.lowPass(cutoff: voiceHigh, sampleRate: sampleRate)
-        let fricativeHigh = min(configuration.fricativeBandHighFrequency, nyquistGuard)
-        let fricativeLow = configuration.fricativeBandLowFrequency
-        let hasFricativeBand = fricativeHigh > 1.25 * fricativeLow
-        var fricativeHighPass = Biquad.highPass(cutoff: min(fricativeLow, 0.5 * nyquistGuard), sampleRate: sampleRate)
-        var fricativeLowPass = Biquad.lowPass(cutoff: fricativeHigh, sampleRate: sampleRate)
-
-        var voice = [Double](repeating: -Double.infinity, count: frameCount)
-        var fricative = [Double](repeating: -Double.infinity, count: hasFricativeBand ? frameCount : 0)
-        voice.withUnsafeMutableBufferPointer { voice in
-            fricative.withUnsafeMutableBufferPointer { fricative in
-                var start = 0
-                for frame in 0..<frameCount {
-                    let end = min(count, start + frameLength)
-                    var voiceSum = 0.0
-                    var fricativeSum = 0.0
-                    if hasFricativeBand {
-                        for index in start..<end {
-                            let x = Double(samples[index])
-                            let v = voiceLowPass.process(voiceHighPass.process(x))
-                            let f = fricativeLowPass.process(fricativeHighPass.process(x))
-                            voiceSum += v * v
-                            fricativeSum += f * f
-                        }
-                        fricative[frame] = Self.decibels(fricativeSum / Double(end - start))
-                    } else {
-                        for index in start..<end {
-                            let v = voiceLowPass.process(voiceHighPass.process(Double(samples[index])))
-                            voiceSum += v * v
-                        }
-                    }
-                    voice[frame] = Self.decibels(voiceSum / Double(end - start))
-                    start = end
-                }
-            }
-        }
-        return (voice, hasFricativeBand ? fricative : nil)
-    }
-
-    /// A NaN or zero mean square gives -infinity, which never passes a threshold.
-    private static func decibels(_ meanSquare: Double) -> Double {
-        meanSquare > 0 ? 10 * log10(meanSquare) : -Double.infinity
-    }
-
-    /// A low percentile of the frame levels that are not digital silence, never below
-    /// `minimumNoiseFloor`.
-    func noiseFloor(_ levels: [Double]) -> Double {
-        var audible = levels.filter { $0 > configuration.digitalSilenceLevel }
-        guard !audible.isEmpty else { return configuration.minimumNoiseFloor }
-        audible.sort()
-        let fraction = min(1, max(0, configuration.noiseFloorPercentile))
-        let index = Int((fraction * Double(audible.count - 1)).rounded(.down))
-        return max(configuration.minimumNoiseFloor, audible[index])
     }
 }

@@ -4,13 +4,19 @@ extension SpeechTrimmer {
     ///
     /// Levels are in dB relative to full scale, measured in two bands: the voice band, where
     /// vowels and voiced consonants are loud, and the fricative band, where "s", "f" and "sh" are.
-    /// Each band has its own noise floor, and a frame's activity is how far the louder of the two
-    /// rises above its floor. Room noise is mostly low-pitched, so an "s" at the start or the end
+    /// Each band has its own noise floor and margins, and a frame counts by whichever band stands
+    /// out more. Room noise is mostly low-pitched, so an "s" at the start or the end
     /// of a message often stands out only in the fricative band.
     public struct Configuration: Sendable, Equatable, Codable {
         /// Length of one analysis frame, in seconds. Default 10 ms: short enough to place an edge
         /// well within the ±50 ms the trim must hit, long enough for a stable level.
         public var frameDuration: Double = 0.010
+
+        /// Frame energies are averaged over this many seconds (centred) before thresholds apply.
+        /// Default 30 ms: it steadies the level of noise frames, so the exit threshold can sit
+        /// closer to the floor and keep a word's quiet ending, at the cost of edges that are
+        /// blurred by one frame (which errs towards keeping more).
+        public var smoothingDuration: Double = 0.030
 
         /// Lower edge of the band whose energy is measured, in Hz. Default 200 Hz: below it lie
         /// handling noise, wind and room rumble rather than the words.
@@ -32,28 +38,58 @@ extension SpeechTrimmer {
         /// percentile ignores the loud part, so the floor adapts to each recording's room.
         public var noiseFloorPercentile: Double = 0.10
 
-        /// Frames quieter than this (dBFS, per band) are digital silence. Default -100 dBFS. They say nothing
-        /// about the room, so they do not pull the noise floor down (a recording that starts with
-        /// zeros from the app would otherwise make its whole room noise count as speech).
+        /// Frames quieter than this (dBFS, per band) are digital silence. Default -100 dBFS.
+        /// They say nothing about the room, so they do not pull the noise floor down (a recording
+        /// that starts with zeros from the app would otherwise make its room noise count as
+        /// speech).
         public var digitalSilenceLevel: Double = -100
 
         /// The lowest the noise floor may go, in dBFS. Default -80 dBFS, so that in a clean,
         /// near-silent recording the thresholds stay above numerical dust.
         public var minimumNoiseFloor: Double = -80
 
-        /// How far above the noise floor (dB) a frame must rise to start speech. Default 10 dB:
-        /// stationary noise in 10 ms frames stays within a few dB of its floor.
-        public var enterThreshold: Double = 10
+        /// How far above the noise floor (dB) a frame must rise to start speech, at least.
+        /// Default 8 dB: steady noise in smoothed 10 ms frames stays within about 3 dB of its
+        /// floor. When the noise wavers more, the margin grows with `exitThreshold` (see
+        /// `noiseSpreadFactor`), keeping the same distance above it.
+        public var enterThreshold: Double = 8
 
-        /// How far above the noise floor (dB) a frame must stay to continue speech, and how far the
-        /// edges are extended outwards. Default 5 dB. Lower than `enterThreshold` (hysteresis),
-        /// so weak onsets and decaying word ends are kept once speech is certain.
-        public var exitThreshold: Double = 5
+        /// How far above the noise floor (dB) a frame must stay to continue speech, and how far
+        /// the edges are extended outwards, at least. Default 3 dB. Lower than `enterThreshold`
+        /// (hysteresis), so weak onsets and decaying word ends are kept once speech is certain.
+        public var exitThreshold: Double = 3
+
+        /// The exit margin is at least this many times the spread (standard deviation, in dB) of
+        /// the quietest frames. Default 4.5: white and pink noise waver by about 0.5 dB and keep
+        /// the 3 dB margin, while low rumble (brown noise) wavers by about 0.9 dB and gets about
+        /// 4 dB, so its swells neither start speech nor stretch its end.
+        public var noiseSpreadFactor: Double = 4.5
+
+        /// The largest spread (dB) the quietest frames may have and still be taken for noise.
+        /// Default 2 dB; white, pink and brown noise waver by 0.3 to 1.2 dB. Above it the quiet
+        /// frames are soft speech (a short clip with no pause, or clean speech with silent gaps),
+        /// and the floor falls to their 2nd percentile.
+        public var maximumNoiseSpread: Double = 2
+
+        /// The largest exit margin the spread can ask for, in dB. Default 6 dB, so a recording
+        /// with no quiet moments at all, whose "noise" frames are really soft speech, keeps
+        /// thresholds that still catch the words.
+        public var maximumExitThreshold: Double = 6
 
         /// How long (seconds) a burst must be above `exitThreshold` in total to count as speech.
         /// Default 150 ms: a click (about 30 ms), a tap or a short breath stays below it, while
         /// even a lone "go!" lasts longer.
         public var minimumSpeechDuration: Double = 0.150
+
+        /// How long (seconds) a burst must hold voiced frames to count as speech. Default 50 ms.
+        /// Every spoken word has a vowel; a breath, a rustle of clothing or a hiss of air does
+        /// not, however long it lasts. 0 turns the check off (for whispered messages).
+        public var minimumVoicedDuration: Double = 0.050
+
+        /// The most zero crossings per second the voice-band signal may have in a voiced frame.
+        /// Default 2500: vowels cross 400 to 1500 times a second (their first formants), breath
+        /// and hiss 4000 to 7000 times.
+        public var maximumVoicedCrossingRate: Double = 2500
 
         /// The longest dip below `exitThreshold` (seconds) that still belongs to the same burst.
         /// Default 300 ms, so a short first word ("Keep, going") or the closure of a "p" does not
@@ -61,6 +97,12 @@ extension SpeechTrimmer {
         /// the speech stays separate. A click closer than this to the speech is kept with it:
         /// a little more air, never a clipped word.
         public var maximumGapWithinBurst: Double = 0.300
+
+        /// After a dip, a run of frames that reaches only the exit threshold, never the enter
+        /// threshold, extends the speech only when it lasts this long (seconds). Default 40 ms:
+        /// a quiet "s" after the closure of a "p" ("champs") lasts longer, while a swell of room
+        /// rumble after the last word is over sooner.
+        public var minimumWeakSoundDuration: Double = 0.040
 
         /// Audio kept before the detected start of speech, in seconds. Default 150 ms.
         public var paddingBefore: Double = 0.150

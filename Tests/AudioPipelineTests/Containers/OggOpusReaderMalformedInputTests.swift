@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func rejectsRandomBytes() {
-        var generator = SplitMix64(seed: 1)
+        var generator = SeededGenerator(seed: 1)
         for length in [1, 3, 27, 100, 4_096] {
             Self.expectInvalid((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
         }
@@ -104,7 +104,7 @@ import Testing
     /// behind the checksum sees it: the reader may accept or refuse, but never traps.
     @Test func survivesMutationsBehindAValidChecksum() throws {
         let pages = try OggOpusWriterTests.pages(Self.valid)
-        var generator = SplitMix64(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         for _ in 0..<1_500 {
             var copy = pages
             let index = Int.random(in: 0..<copy.count, using: &generator)
@@ -123,18 +123,5 @@ import Testing
                 #expect(error.code == .invalidContainer)
             }
         }
-    }
-}
-
-/// A small seeded generator, so a failing fuzz case can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

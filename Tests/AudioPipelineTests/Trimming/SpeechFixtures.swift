@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// Speech made with espeak-ng, resampled to 48 kHz and high-passed at 75 Hz with sox, once per
-/// test run, in a temporary folder. Nothing outside the project is read.
+/// test run, through a temporary folder, and cached in memory. Nothing outside the project is
+/// read.
 enum SpeechFixtures {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -12,6 +13,8 @@ enum SpeechFixtures {
     static let proud = "We are so proud of you. Only five kilometres to go."
     /// Starts and ends on a fricative, the weakest edges speech has.
     static let fricatives = "Seriously fast, Sam! Finish strong, champs"
+    /// Shorter than one 400 ms loudness block.
+    static let short = "Go!"
     static let first = "Keep going."
     static let second = "You are doing great."
 
@@ -42,6 +45,9 @@ enum SpeechFixtures {
         try run("sox", [wav, "-t", "raw", "-e", "floating-point", "-b", "32", "-c", "1", "-L", raw,
                         "rate", "-v", "48000", "highpass", "75"])
         let data = try Data(contentsOf: URL(fileURLWithPath: raw))
+        // The samples are cached in memory for the rest of the run; leave no files behind.
+        try? FileManager.default.removeItem(atPath: wav)
+        try? FileManager.default.removeItem(atPath: raw)
         return data.withUnsafeBytes { bytes in
             (0..<(data.count / 4)).map { index in
                 Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)))

@@ -54,6 +54,22 @@ enum TestSignals {
         return output.map { Float(Double($0) / level) }
     }
 
+    /// Brown (red) noise: leaky-integrated white noise, high-passed at 75 Hz, with unit RMS.
+    /// Its energy sits lower than pink noise, like ventilation or traffic rumble, so what is left
+    /// in the voice band comes in narrower, more uneven frames.
+    static func brownNoise(count: Int, seed: UInt64) -> [Float] {
+        var generator = SeededGenerator(seed: seed)
+        var output = [Float](repeating: 0, count: count)
+        var value: Float = 0
+        for index in 0..<count {
+            value = 0.999 * value + 0.05 * generator.nextSignedUnit()
+            output[index] = value
+        }
+        highPass75(&output)
+        let level = rms(output[...])
+        return output.map { Float(Double($0) / level) }
+    }
+
     /// A second-order Butterworth high-pass at 75 Hz (bilinear transform), in place.
     static func highPass75(_ samples: inout [Float]) {
         let k = tan(Double.pi * 75 / Double(sampleRate))
@@ -67,6 +83,18 @@ enum TestSignals {
             x2 = x1; x1 = x; y2 = y1; y1 = y
             samples[index] = Float(y)
         }
+    }
+
+    /// A 350 ms breath: broadband noise under a smooth swell, with the given RMS.
+    static func breath(rms level: Double, seed: UInt64) -> [Float] {
+        var noise = whiteNoise(count: samples(seconds: 0.35), seed: seed)
+        highPass75(&noise)
+        let scale = level / rms(noise[...]) * (8.0 / 3).squareRoot()  // the Hann swell's RMS is sqrt(3/8)
+        for index in noise.indices {
+            let envelope = 0.5 - 0.5 * cos(2 * Double.pi * Double(index) / Double(noise.count))
+            noise[index] = Float(Double(noise[index]) * scale * envelope)
+        }
+        return noise
     }
 
     enum ClickShape: String, CaseIterable, Sendable {

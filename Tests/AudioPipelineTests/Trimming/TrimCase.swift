@@ -10,6 +10,10 @@ struct TrimCase: Sendable, CustomTestStringConvertible {
     var trailing: Double
     var isNoisy: Bool
     var click: TestSignals.ClickShape?
+    /// Brown instead of pink noise, when the message is noisy.
+    var isBrownNoise = false
+    /// Speech RMS over noise RMS, in dB, when the message is noisy.
+    var signalToNoise: Double = 10
     /// Gain applied to the speech, in dB (espeak-ng peaks near -2 dBFS).
     var gain: Double = 0
     /// Silence between the first utterance and `secondText`, when there is one.
@@ -19,7 +23,7 @@ struct TrimCase: Sendable, CustomTestStringConvertible {
     var testDescription: String {
         var parts = ["\"\(text.prefix(12))…\"", "lead \(leading) s", "trail \(trailing) s"]
         if secondText != nil { parts.append("two utterances, \(pause) s apart") }
-        parts.append(isNoisy ? "pink noise at 10 dB SNR" : "clean")
+        parts.append(isNoisy ? "\(isBrownNoise ? "brown" : "pink") noise at \(signalToNoise) dB SNR" : "clean")
         if let click { parts.append("\(click.rawValue) click") }
         if gain != 0 { parts.append("gain \(gain) dB") }
         return parts.joined(separator: ", ")
@@ -49,8 +53,10 @@ struct TrimCase: Sendable, CustomTestStringConvertible {
         }
         if isNoisy {
             let speechLevel = TestSignals.rms(speech[...])
-            let noiseLevel = speechLevel / pow(10, 10.0 / 20)
-            let noise = TestSignals.pinkNoise(count: samples.count, seed: seed &+ 1)
+            let noiseLevel = speechLevel / pow(10, signalToNoise / 20)
+            let noise = isBrownNoise
+                ? TestSignals.brownNoise(count: samples.count, seed: seed &+ 1)
+                : TestSignals.pinkNoise(count: samples.count, seed: seed &+ 1)
             for index in samples.indices {
                 samples[index] += Float(noiseLevel) * noise[index]
             }

@@ -1,0 +1,34 @@
+extension DistanceTracker {
+    /// What the tracker made of one fix.
+    public enum Outcome: String, Sendable, Codable {
+        /// The first fix: the start.
+        case started
+        /// Used for distance.
+        case accepted
+        /// Came after a gap; the straight line across it was counted.
+        case bridgedGap
+        /// After a run of outliers the tracker restarted here without counting the jump.
+        case restarted
+        /// Not later than the previous fix (duplicate or backwards time); ignored.
+        case outOfOrder
+        /// Coordinates that cannot be on Earth; ignored.
+        case invalidCoordinates
+        /// Reported accuracy worse than the configured limit; ignored.
+        case inaccurate
+        /// Implied speed above the configured limit; ignored as a spike.
+        case outlier
+    }
+
+    /// The tracker's answer to one fix.
+    public struct Reading: Sendable, Equatable {
+        public var time: Double
+        /// Cumulative distance in metres; never decreases.
+        public var meters: Double
+        /// Current speed in m/s; 0 while standing still.
+        public var speed: Double
+        public var outcome: Outcome
+
+        /// Seconds per kilometre, or nil while (nearly) standing still.
+        public var pace: Double? { speed >= 0.2 ? 1000 / speed : nil }
+    }
+}

@@ -1,0 +1,124 @@
+extension PlaybackScheduler {
+    /// A message waiting for its marker.
+    public struct Message: Sendable, Codable, Equatable {
+        /// Unique within a run; `playbackFinished` names it.
+        public var id: String
+        public var marker: DistanceMarker
+
+        public init(id: String, marker: DistanceMarker) {
+            self.id = id
+            self.marker = marker
+        }
+    }
+
+    /// What the host tells the scheduler. Every event carries the time (seconds on any steady
+    /// clock), so the scheduler never reads a clock itself.
+    public enum Event: Sendable, Equatable {
+        /// The tracker's cumulative distance at `time`.
+        case distanceUpdate(time: Double, meters: Double)
+        /// The message `id` finished playing at `time`.
+        case playbackFinished(id: String, time: Double)
+        /// The runner paused the run: nothing new starts until `resume`.
+        case pause(time: Double)
+        case resume(time: Double)
+        /// The run is over: every message not yet played plays now, in marker order.
+        case runFinished(time: Double)
+        /// Time passes without a new distance, for example when the minimum gap after a
+        /// message ends between two fixes (see `wakeUpTime`).
+        case tick(time: Double)
+    }
+
+    /// Why a message starts.
+    public enum PlayReason: String, Sendable, Codable {
+        /// It became due (marker minus lead) at this very event.
+        case markerReached
+        /// It was due earlier but waited: another message was playing, the minimum gap had
+        /// not passed, the run was paused, or several markers were crossed at once.
+        case catchingUp
+        /// Its marker was never reached, but the run ended (or the planned distance was
+        /// reached), and no message is ever dropped.
+        case runEnded
+    }
+
+    /// What the scheduler asks the host to do.
+    public enum Action: Sendable, Equatable, Codable {
+        case play(id: String, reason: PlayReason)
+    }
+
+    /// Timing rules, with their defaults.
+    public struct Configuration: Sendable, Codable, Equatable {
+        /// A message becomes due this many seconds early, at the current pace, so that it can
+        /// start as the runner reaches its marker (covering decision and audio start-up
+        /// latency). Default 0 s.
+        public var leadSeconds: Double
+        /// Silence kept between two messages, so they do not run into each other. Default 3 s.
+        public var minimumGapSeconds: Double
+        /// The run's planned length in metres: relative markers (`50%`, `finish`,
+        /// `finish-1km`) resolve against it, and reaching it ends the run for scheduling.
+        public var plannedDistance: Double?
+        /// Time constant of the pace estimate used for the lead, seconds. Default 10 s.
+        public var speedTimeConstant: Double
+        /// Also lead by half the usual time between distance updates, so a message starts
+        /// when its marker is nearer to this update than to the next: with a watch's 4 s
+        /// "smart recording" that halves the worst lateness. Intervals longer than 10 s are
+        /// gaps and do not count. Default true.
+        public var anticipatesNextUpdate: Bool
+
+        public init(
+            leadSeconds: Double = 0, minimumGapSeconds: Double = 3, plannedDistance: Double? = nil,
+            speedTimeConstant: Double = 10, anticipatesNextUpdate: Bool = true
+        ) {
+            self.anticipatesNextUpdate = anticipatesNextUpdate
+            self.leadSeconds = leadSeconds
+            self.minimumGapSeconds = minimumGapSeconds
+            self.plannedDistance = plannedDistance
+            self.speedTimeConstant = speedTimeConstant
+        }
+    }
+
+    /// A message with its marker resolved to metres; the queue is sorted by metres, then by
+    /// the order in which the messages were given.
+    public struct Entry: Sendable, Codable, Equatable {
+        public var message: Message
+        public var meters: Double
+        /// Position in the list given to `init`, the tie-breaker.
+        public var order: Int
+    }
+
+    /// Everything the scheduler knows about the run so far.
+    public struct Progress: Sendable, Codable, Equatable {
+        /// Index in the queue of the next message to play; all before it have started.
+        public var nextIndex = 0
+        /// The message playing now.
+        public var playing: String?
+        /// When the last message finished.
+        public var lastFinish: Double?
+        /// Cumulative metres; never decreases.
+        public var meters = 0.0
+        /// Smoothed speed in m/s, for the lead.
+        public var speed = 0.0
+        /// Smoothed seconds between distance updates (gaps excluded), for the lead.
+        public var updateInterval: Double?
+        /// The latest time of any event.
+        public var time: Double?
+        /// The time of the latest distance update: speed is measured between updates only.
+        public var updateTime: Double?
+        /// Metres plus lead distance at the previous event: a message due by then and not yet
+        /// playing is catching up.
+        public var previousReach = -Double.infinity
+    }
+
+    /// The scheduler's phase. Pausing and ending keep the progress.
+    public enum State: Sendable, Codable, Equatable {
+        case running(Progress)
+        case paused(Progress)
+        /// The run finished or reached its planned distance: everything left is due.
+        case ended(Progress)
+
+        public var progress: Progress {
+            switch self {
+            case .running(let progress), .paused(let progress), .ended(let progress): return progress
+            }
+        }
+    }
+}

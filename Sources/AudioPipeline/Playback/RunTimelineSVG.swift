@@ -1,0 +1,69 @@
+import Foundation
+
+/// Draws a simulated run as SVG: tracked distance over time, and each message as a labelled
+/// span from its start to its end at the distance where it started, with a dashed line at
+/// its marker.
+public enum RunTimelineSVG {
+    public static func render(_ timeline: RunSimulator.Timeline, width: Double = 960, height: Double = 480) -> String {
+        let left = 70.0, right = 20.0, top = 20.0, bottom = 50.0
+        let plotWidth = width - left - right, plotHeight = height - top - bottom
+        let endSeconds = max(timeline.durationSeconds, timeline.plays.map(\.endSeconds).max() ?? 0, 1)
+        let maxMeters = max(timeline.distanceMeters, timeline.plays.map(\.markerMeters).max() ?? 0, 1) * 1.05
+        func x(_ seconds: Double) -> Double { left + seconds / endSeconds * plotWidth }
+        func y(_ meters: Double) -> Double { top + plotHeight - meters / maxMeters * plotHeight }
+        func f(_ value: Double) -> String { String(format: "%.1f", value) }
+
+        var svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(f(width))" height="\(f(height))" \
+            viewBox="0 0 \(f(width)) \(f(height))" font-family="sans-serif" font-size="11">
+            <rect width="100%" height="100%" fill="white"/>
+            <line x1="\(f(left))" y1="\(f(top + plotHeight))" x2="\(f(left + plotWidth))" y2="\(f(top + plotHeight))" stroke="black"/>
+            <line x1="\(f(left))" y1="\(f(top))" x2="\(f(left))" y2="\(f(top + plotHeight))" stroke="black"/>
+            <text x="\(f(left + plotWidth / 2))" y="\(f(height - 10))" text-anchor="middle">time (min)</text>
+            <text x="15" y="\(f(top + plotHeight / 2))" transform="rotate(-90 15 \(f(top + plotHeight / 2)))" text-anchor="middle">distance (km)</text>
+
+            """
+        for step in axisSteps(max: endSeconds / 60) {
+            svg += "<text x=\"\(f(x(step * 60)))\" y=\"\(f(top + plotHeight + 15))\" text-anchor=\"middle\">\(label(step))</text>\n"
+        }
+        for step in axisSteps(max: maxMeters / 1000) {
+            svg += "<text x=\"\(f(left - 6))\" y=\"\(f(y(step * 1000) + 4))\" text-anchor=\"end\">\(label(step))</text>\n"
+        }
+        // At most ~2000 vertices: plenty for a plot, small for a marathon.
+        let stride = max(1, timeline.distance.count / 2000)
+        var points: [String] = []
+        for (index, sample) in timeline.distance.enumerated() where index % stride == 0 || index == timeline.distance.count - 1 {
+            points.append("\(f(x(sample.seconds))),\(f(y(sample.meters)))")
+        }
+        svg += "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>\n"
+        for (index, play) in timeline.plays.enumerated() {
+            let color = ["#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2"][index % 6]
+            let spanY = y(play.startMeters)
+            let name = escape("\(play.sender ?? play.file) · \(play.marker)")
+            svg += """
+                <line x1="\(f(left))" y1="\(f(y(play.markerMeters)))" x2="\(f(left + plotWidth))" y2="\(f(y(play.markerMeters)))" stroke="\(color)" stroke-dasharray="4 4" stroke-width="0.7"/>
+                <rect x="\(f(x(play.startSeconds)))" y="\(f(spanY - 5))" width="\(f(max(2, x(play.endSeconds) - x(play.startSeconds))))" height="10" fill="\(color)" fill-opacity="0.7"><title>\(name): \(f(play.startSeconds)) s to \(f(play.endSeconds)) s, \(f(play.latenessMeters)) m late</title></rect>
+                <text x="\(f(x(play.startSeconds)))" y="\(f(spanY - 8))" fill="\(color)">\(name)</text>
+
+                """
+        }
+        svg += "</svg>\n"
+        return svg
+    }
+
+    private static func axisSteps(max: Double) -> [Double] {
+        let rough = max / 6
+        let magnitude = pow(10, floor(log10(Swift.max(rough, 1e-9))))
+        let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= rough } ?? magnitude * 10
+        return Swift.stride(from: 0, through: max, by: step).map { $0 }
+    }
+
+    private static func label(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%g", value)
+    }
+
+    private static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}

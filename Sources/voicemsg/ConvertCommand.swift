@@ -1,0 +1,81 @@
+import ArgumentParser
+import AudioPipeline
+import Foundation
+
+/// `voicemsg convert IN OUT`: rewraps an Opus message between Ogg and CAF without
+/// re-encoding. The output container follows OUT's extension (.caf, or .opus/.ogg/.oga).
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Rewrap an Opus message between Ogg (.opus) and CAF (.caf) without re-encoding.",
+        discussion: """
+            The packets, pre-skip, exact length and tags are kept. The output is written to a \
+            temporary file and renamed, so a failed conversion never leaves a partial file.
+            """
+    )
+
+    @Argument(help: "The input: Ogg Opus or Opus in CAF.")
+    var input: String
+
+    @Argument(help: "The output; its extension (.caf, .opus, .ogg, .oga) chooses the container.")
+    var output: String
+
+    @Flag(help: "Print what was converted as JSON on stdout.")
+    var json = false
+
+    func validate() throws {
+        guard OpusFileFormat(pathExtension: URL(fileURLWithPath: output).pathExtension) != nil else {
+            throw ValidationError("\(output): unknown output extension; use .caf, .opus, .ogg or .oga")
+        }
+    }
+
+    struct Summary: Codable {
+        var input: String
+        var output: String
+        var from: OpusFileFormat
+        var to: OpusFileFormat
+        var channelCount: Int
+        var preSkip: Int
+        var validSampleCount: Int64
+        var durationSeconds: Double
+        var packetCount: Int
+        var bytes: Int
+        var tags: [String: String]
+    }
+
+    func run() throws {
+        do {
+            let summary = try convert()
+            if json { try JSONOutput.print([summary]) }
+        } catch {
+            let failure = (error as? AudioPipelineError) ?? AudioPipelineError(.io, "\(error)", source: input)
+            printError(failure.description)
+            throw ExitStatus.forFailures([failure])
+        }
+    }
+
+    private func convert() throws -> Summary {
+        let target = OpusFileFormat(pathExtension: URL(fileURLWithPath: output).pathExtension)!
+        guard let bytes = FileManager.default.contents(atPath: input) else {
+            throw AudioPipelineError(.io, "cannot be read (missing, a folder, or no permission)", source: input)
+        }
+        let stream: OpusStream, source: OpusFileFormat
+        do {
+            (stream, source) = try OpusFileFormat.read(bytes)
+        } catch let error as AudioPipelineError {
+            throw error.attributed(to: input)
+        }
+        let converted: [UInt8]
+        do {
+            converted = try target.write(stream)
+        } catch let error as AudioPipelineError {
+            throw error.attributed(to: output)
+        }
+        try AtomicFile.write(converted, to: output)
+        return Summary(
+            input: input, output: output, from: source, to: target, channelCount: stream.channelCount,
+            preSkip: stream.preSkip, validSampleCount: stream.validSampleCount,
+            durationSeconds: stream.durationSeconds, packetCount: stream.packets.count,
+            bytes: converted.count, tags: stream.tags.dictionary)
+    }
+}

@@ -1,0 +1,156 @@
+import AudioPipeline
+import ArgumentParser
+import Foundation
+
+struct SimulateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Replay a GPX track to see exactly when each message would play.",
+        discussion: """
+            Reads each message's marker, sender and exact duration from the Opus files that \
+            `encode` writes, replays the track's fixes through the distance tracker and the \
+            playback scheduler, and prints one row per message: where its marker is, when and \
+            where it started, when it ended, and how many metres past its marker the runner was.
+            Relative markers (50%, finish, finish-1km) resolve against --planned-distance; \
+            without it, the track's own tracked length is the plan.
+            """)
+
+    @Option(help: "The run to replay, as GPX 1.0 or 1.1.", completion: .file(extensions: ["gpx"]))
+    var gpx: String
+
+    @Argument(help: "Opus messages written by `voicemsg encode`.", completion: .file())
+    var messages: [String]
+
+    @Option(help: "The run's planned length, such as 10km or 21.1km (default: the track's length).")
+    var plannedDistance: String?
+
+    @Option(help: "Pace for points without times (routes, some exports), such as 6:00/km.")
+    var pace: String?
+
+    @Flag(help: "Print the timeline as JSON on stdout.")
+    var json = false
+
+    @Option(help: "Write a plot of distance over time, with each message as a labelled span.", completion: .file(extensions: ["svg"]))
+    var svg: String?
+
+    @Option(help: "Write the run's audio timeline as a 48 kHz mono WAV.", completion: .file(extensions: ["wav"]))
+    var mixdown: String?
+
+    @Flag(help: "Keep the true silence between messages in the mixdown (default: silences are shortened to 2 s).")
+    var mixdownRealTime = false
+
+    func run() async throws {
+        do {
+            try simulate()
+        } catch let error as AudioPipelineError {
+            printError(error.description)
+            throw ExitCode(ExitStatus.failure)
+        }
+    }
+
+    private func simulate() throws {
+        let pace = try self.pace.map { try Pace(parsing: $0) }
+        let fixes = try GPXReader.read(contentsOfFile: gpx).fixes(pace: pace)
+        let planned: Double
+        if let text = plannedDistance {
+            let marker = try DistanceMarker(parsing: text)
+            guard case .absolute(let meters) = marker, meters > 0 else {
+                throw AudioPipelineError(.invalidMarker, "--planned-distance must be a length such as 10km, not '\(text)'")
+            }
+            planned = meters
+        } else {
+            planned = RunSimulator.trackedDistance(of: fixes)
+        }
+        let loaded = try messages.map { try Self.loadMessage($0, withSamples: mixdown != nil) }
+        let timeline = try RunSimulator.simulate(
+            fixes: fixes, messages: loaded,
+            configuration: .init(scheduler: .init(plannedDistance: planned)))
+
+        if let svg {
+            try AtomicFile.write(Array(RunTimelineSVG.render(timeline).utf8), to: svg)
+        }
+        if let mixdown {
+            let samples = RunMixdown.render(timeline, messages: loaded, silence: mixdownRealTime ? .realTime : .default)
+            try AtomicFile.write(Array(WaveFile.pcm16(samples, sampleRate: RunMixdown.sampleRate)), to: mixdown)
+        }
+        if json {
+            try JSONOutput.print([SimulationJSON(timeline)])
+        } else {
+            print(Self.table(timeline, plannedFromTrack: plannedDistance == nil))
+        }
+    }
+
+    /// Marker, sender and exact duration from an Opus file's tags and granule positions.
+    static func loadMessage(_ path: String, withSamples: Bool) throws -> RunSimulator.Message {
+        do {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw AudioPipelineError(.io, "cannot read the file")
+            }
+            let bytes = [UInt8](data)
+            guard let container = OpusContainer.detect(bytes) else {
+                throw AudioPipelineError(.invalidContainer, "not an Opus file written by voicemsg encode")
+            }
+            let stream = try container.read(bytes)
+            guard let markerText = stream.tags["DISTANCE_MARKER"] else {
+                throw AudioPipelineError(.invalidMarker, "has no DISTANCE_MARKER tag; encode it with --marker")
+            }
+            let marker = try DistanceMarker(parsing: markerText)
+            let samples = withSamples ? try OpusStreamDecoder.decode(stream) : nil
+            return RunSimulator.Message(
+                file: (path as NSString).lastPathComponent, sender: stream.tags["SENDER"] ?? stream.tags["ARTIST"],
+                marker: marker, durationSeconds: Double(stream.validSampleCount) / 48_000, samples: samples)
+        } catch let error as AudioPipelineError {
+            throw error.attributed(to: path)
+        }
+    }
+
+    static func table(_ timeline: RunSimulator.Timeline, plannedFromTrack: Bool) -> String {
+        func clock(_ seconds: Double) -> String {
+            let total = Int(seconds.rounded())
+            return total >= 3600
+                ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
+                : String(format: "%d:%02d", total / 60, total % 60)
+        }
+        var lines = [String(
+            format: "run: %.0f m in %@; planned %.0f m%@",
+            timeline.distanceMeters, clock(timeline.durationSeconds), timeline.plannedDistanceMeters ?? 0,
+            plannedFromTrack ? " (the track's length)" : "")]
+        let header = ["file", "sender", "marker", "marker m", "start", "start m", "end", "late m"]
+        var rows = [header]
+        for play in timeline.plays {
+            rows.append([
+                play.file, play.sender ?? "-", play.marker, String(format: "%.0f", play.markerMeters),
+                clock(play.startSeconds), String(format: "%.0f", play.startMeters), clock(play.endSeconds),
+                String(format: "%+.1f", play.latenessMeters),
+            ])
+        }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        for row in rows {
+            lines.append(row.enumerated().map { column, cell in
+                column >= 3 ? String(repeating: " ", count: widths[column] - cell.count) + cell
+                    : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }.joined(separator: "  "))
+        }
+        for missing in timeline.unplayed {
+            lines.append("not played: \(missing.file) at \(missing.marker) (\(Int(missing.markerMeters)) m)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// The `--json` shape promised in issue 3 (plus the reason and the planned distance).
+private struct SimulationJSON: Encodable {
+    var distanceMeters: Double
+    var durationSeconds: Double
+    var plannedDistanceMeters: Double?
+    var plays: [RunSimulator.Play]
+    var unplayed: [RunSimulator.Unplayed]
+
+    init(_ timeline: RunSimulator.Timeline) {
+        distanceMeters = timeline.distanceMeters
+        durationSeconds = timeline.durationSeconds
+        plannedDistanceMeters = timeline.plannedDistanceMeters
+        plays = timeline.plays
+        unplayed = timeline.unplayed
+    }
+}
