@@ -8,7 +8,8 @@ extension PostgresStore {
         let leaseToken = SecureIdentifier.makeToken()
         let rows = try await client.query(
             """
-            WITH dead AS (
+            WITH clock AS (SELECT voicemsg_now() AS now),
+            dead AS (
                 -- Jobs whose lease ran out on their last allowed attempt crashed or stalled
                 -- every worker that took them: they fail instead of being handed out again.
                 UPDATE messages m SET status = 'failed',
@@ -16,18 +17,27 @@ extension PostgresStore {
                     lease_token = NULL, lease_expires_at = NULL, updated_at = voicemsg_now()
                 WHERE m.id IN (
                     SELECT id FROM messages
-                    WHERE status = 'processing' AND lease_expires_at <= voicemsg_now()
+                    WHERE status = 'processing' AND lease_expires_at <= (SELECT now FROM clock)
                       AND attempts >= max_attempts
                     FOR UPDATE SKIP LOCKED)
                 RETURNING m.id),
-            next AS (
+            -- Two index scans that stop at the first unlocked row, instead of sorting every
+            -- waiting job: expired leases first, then the oldest queued job.
+            rescue AS (
                 SELECT id FROM messages
-                WHERE (status = 'queued' AND available_at <= voicemsg_now())
-                   OR (status = 'processing' AND lease_expires_at <= voicemsg_now()
-                       AND attempts < max_attempts)
+                WHERE status = 'processing' AND lease_expires_at <= (SELECT now FROM clock)
+                  AND attempts < max_attempts
+                ORDER BY lease_expires_at
+                LIMIT 1
+                FOR UPDATE SKIP LOCKED),
+            fresh AS (
+                SELECT id FROM messages
+                WHERE status = 'queued' AND available_at <= (SELECT now FROM clock)
                 ORDER BY available_at, id
                 LIMIT 1
                 FOR UPDATE SKIP LOCKED),
+            next AS (
+                SELECT id FROM rescue UNION ALL SELECT id FROM fresh LIMIT 1),
             claimed AS (
                 UPDATE messages m SET status = 'processing', attempts = m.attempts + 1,
                     lease_token = \(leaseToken), lease_expires_at = voicemsg_now() + \(leaseSeconds),
