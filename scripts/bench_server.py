@@ -13,7 +13,7 @@ BENCH_JOBS (3000), BENCH_BURST (200) and BENCH_SPACED (20) change the counts.
 Usage: scripts/bench-server.sh path/to/voicemsg   (PostgreSQL figures need VOICEMSG_TEST_POSTGRES_URL,
 which scripts/with-postgres.sh sets; the shell wrapper runs this script through it.)
 """
-import json, os, re, signal, sqlite3, statistics, subprocess, sys, tempfile, threading, time
+import json, os, re, shutil, signal, sqlite3, statistics, subprocess, sys, tempfile, threading, time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
@@ -174,4 +174,7 @@ def main():
         print(f"{name:24s} p50 {p50 * 1000:7.0f} ms  p99 {p99 * 1000:7.0f} ms  p99/pipeline {p99 / pipeline:5.2f}")
 
 
-main()
+try:
+    main()
+finally:
+    shutil.rmtree(WORK, ignore_errors=True)
