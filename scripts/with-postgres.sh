@@ -12,7 +12,9 @@ if [[ -z "$bindir" ]]; then
     if command -v pg_config >/dev/null 2>&1 && [[ -x "$(pg_config --bindir)/initdb" ]]; then
         bindir="$(pg_config --bindir)"
     else
-        bindir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)"
+        # Debian keeps the server binaries off PATH; Homebrew's postgresql@N is keg-only.
+        bindir="$(ls -d /usr/lib/postgresql/*/bin /opt/homebrew/opt/postgresql@*/bin \
+            /usr/local/opt/postgresql@*/bin 2>/dev/null | sort -V | tail -n 1 || true)"
     fi
 fi
 if [[ -z "$bindir" || ! -x "$bindir/initdb" ]]; then

@@ -26,10 +26,12 @@ public enum ServerLauncher {
             onServerRunning: { channel in
                 let actualPort = channel.localAddress?.port ?? port
                 logger.notice(
-                    "voicemsg serve: data in \(where_); listening on http://\(host):\(actualPort); \(max(1, workers)) workers")
+                    "voicemsg serve: data in \(where_); listening on http://\(host):\(actualPort); \(max(0, workers)) workers")
             },
             logger: logger)
-        try await runGroup(storeServices + [pool, app], logger: logger, grace: queue.shutdownGraceSeconds)
+        // With no workers, this server only takes uploads; `voicemsg worker` processes elsewhere.
+        let workerServices: [any Service] = workers > 0 ? [pool] : []
+        try await runGroup(storeServices + workerServices + [app], logger: logger, grace: queue.shutdownGraceSeconds)
     }
 
     /// Runs `concurrency` workers against a shared database until a signal.

@@ -117,14 +117,14 @@ import Testing
         let message = try await enqueue(in: store, runID: run.id, bytes: Data("the real one".utf8))
 
         let slow = try Self.startWorkers(
-            location, directory: directory, name: "slow", concurrency: 1, lease: 1,
-            environment: ["VOICEMSG_TEST_PROCESSING_DELAY_MS": "2500"])
+            location, directory: directory, name: "slow", concurrency: 1, lease: 2,
+            environment: ["VOICEMSG_TEST_PROCESSING_DELAY_MS": "5000"])
         defer { Task { await slow.stop() } }
         #expect(try await eventually(within: 20) {
             try await !Self.held(by: slow.pid, in: store, runID: run.id).isEmpty
         })
         slow.send(SIGSTOP)
-        try await Task.sleep(for: .seconds(2))
+        try await Task.sleep(for: .seconds(3))
 
         let fast = try Self.startWorkers(location, directory: directory, name: "fast", concurrency: 1, lease: 1)
         defer { Task { await fast.stop() } }

@@ -98,10 +98,12 @@ import Testing
         try await withStore(backend) { store in
             let (run, _, _) = try await makeRun(in: store)
             try await enqueue(in: store, runID: run.id)
-            let claim = try #require(try await store.claim(workerID: "a", leaseSeconds: 0.3))
-            for _ in 0..<4 {
-                try await Task.sleep(for: .milliseconds(150))
-                #expect(try await store.heartbeat(claim, leaseSeconds: 0.3))
+            // Beats every 0.5 s for twice the 1.5 s lease; generous so a loaded machine cannot
+            // make a beat late.
+            let claim = try #require(try await store.claim(workerID: "a", leaseSeconds: 1.5))
+            for _ in 0..<6 {
+                try await Task.sleep(for: .milliseconds(500))
+                #expect(try await store.heartbeat(claim, leaseSeconds: 1.5))
             }
             #expect(try await store.claim(workerID: "b", leaseSeconds: 30) == nil)
         }
@@ -132,11 +134,11 @@ import Testing
             let (run, _, _) = try await makeRun(in: store)
             let message = try await enqueue(in: store, runID: run.id)
             let first = try #require(try await store.claim(workerID: "a", leaseSeconds: 30))
-            #expect(try await store.fail(first, error: "disk hiccup", retryAfterSeconds: 0.4))
+            #expect(try await store.fail(first, error: "disk hiccup", retryAfterSeconds: 3))
             var record = try #require(try await store.message(id: message.id))
             #expect(record.status == .queued)
             #expect(try await store.claim(workerID: "a", leaseSeconds: 30) == nil, "not before the backoff")
-            try await Task.sleep(for: .milliseconds(500))
+            try await Task.sleep(for: .milliseconds(3200))
             let second = try #require(try await store.claim(workerID: "a", leaseSeconds: 30))
             #expect(second.attempt == 2)
             #expect(try await store.fail(second, error: "no speech found", retryAfterSeconds: nil))

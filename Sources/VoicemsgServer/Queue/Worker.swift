@@ -137,6 +137,8 @@ struct Worker: Sendable {
                     return .leaseLost
                 }
             } catch {
+                // Cancelled because the job ended while the beat was in flight: nothing to report.
+                if Task.isCancelled { return nil }
                 pool.logger.warning("heartbeat failed: \(error)")
             }
         }

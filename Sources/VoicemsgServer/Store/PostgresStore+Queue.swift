@@ -2,60 +2,64 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
+    /// One statement, so one round trip: data-modifying CTEs run atomically. The sweep and
+    /// the claim share a snapshot; the claim skips jobs out of attempts on its own.
     public func claim(workerID: String, leaseSeconds: Double) async throws -> JobClaim? {
         let leaseToken = SecureIdentifier.makeToken()
-        let logger = self.logger
-        return try await client.withTransaction(logger: logger) { connection -> JobClaim? in
-            // Jobs whose lease ran out on their last allowed attempt crashed or stalled every
-            // worker that took them: they fail instead of being handed out again.
-            try await connection.query(
-                """
-                WITH dead AS (
-                    SELECT id FROM messages
-                    WHERE status = 'processing' AND lease_expires_at <= voicemsg_now()
-                      AND attempts >= max_attempts
-                    FOR UPDATE SKIP LOCKED)
+        let rows = try await client.query(
+            """
+            WITH clock AS (SELECT voicemsg_now() AS now),
+            dead AS (
+                -- Jobs whose lease ran out on their last allowed attempt crashed or stalled
+                -- every worker that took them: they fail instead of being handed out again.
                 UPDATE messages m SET status = 'failed',
                     error = 'processing stopped ' || m.attempts || \(PostgresStore.exhaustedSuffix),
                     lease_token = NULL, lease_expires_at = NULL, updated_at = voicemsg_now()
-                FROM dead WHERE m.id = dead.id
-                """, logger: logger)
-            let claimed = try await connection.query(
-                """
-                WITH next AS (
+                WHERE m.id IN (
                     SELECT id FROM messages
-                    WHERE (status = 'queued' AND available_at <= voicemsg_now())
-                       OR (status = 'processing' AND lease_expires_at <= voicemsg_now()
-                           AND attempts < max_attempts)
-                    ORDER BY available_at, id
-                    LIMIT 1
+                    WHERE status = 'processing' AND lease_expires_at <= (SELECT now FROM clock)
+                      AND attempts >= max_attempts
                     FOR UPDATE SKIP LOCKED)
+                RETURNING m.id),
+            -- Two index scans that stop at the first unlocked row, instead of sorting every
+            -- waiting job: expired leases first, then the oldest queued job.
+            rescue AS (
+                SELECT id FROM messages
+                WHERE status = 'processing' AND lease_expires_at <= (SELECT now FROM clock)
+                  AND attempts < max_attempts
+                ORDER BY lease_expires_at
+                LIMIT 1
+                FOR UPDATE SKIP LOCKED),
+            fresh AS (
+                SELECT id FROM messages
+                WHERE status = 'queued' AND available_at <= (SELECT now FROM clock)
+                ORDER BY available_at, id
+                LIMIT 1
+                FOR UPDATE SKIP LOCKED),
+            next AS (
+                SELECT id FROM rescue UNION ALL SELECT id FROM fresh LIMIT 1),
+            claimed AS (
                 UPDATE messages m SET status = 'processing', attempts = m.attempts + 1,
                     lease_token = \(leaseToken), lease_expires_at = voicemsg_now() + \(leaseSeconds),
                     worker_id = \(workerID), updated_at = voicemsg_now()
                 FROM next WHERE m.id = next.id
-                RETURNING m.id, m.run_id, m.marker, m.sender, m.attempts, m.max_attempts
-                """, logger: logger
-            ).collect()
-            guard let row = claimed.first?.makeRandomAccess() else { return nil }
-            let id = try row["id"].decode(String.self)
-            let runID = try row["run_id"].decode(String.self)
-            let details = try await connection.query(
-                """
-                SELECT r.title, o.bytes FROM runs r
-                LEFT JOIN originals o ON o.message_id = \(id)
-                WHERE r.id = \(runID)
-                """, logger: logger
-            ).collect().first!.makeRandomAccess()
-            return JobClaim(
-                messageID: id, runID: runID, runTitle: try details["title"].decode(String.self),
-                marker: try row["marker"].decode(String.self),
-                sender: try row["sender"].decode(String?.self),
-                attempt: try row["attempts"].decode(Int.self),
-                maxAttempts: try row["max_attempts"].decode(Int.self),
-                leaseToken: leaseToken, workerID: workerID,
-                original: try details["bytes"].decode(Data?.self) ?? Data())
-        }
+                RETURNING m.id, m.run_id, m.marker, m.sender, m.attempts, m.max_attempts)
+            SELECT c.id, c.run_id, c.marker, c.sender, c.attempts, c.max_attempts, r.title, o.bytes
+            FROM claimed c JOIN runs r ON r.id = c.run_id
+            LEFT JOIN originals o ON o.message_id = c.id
+            """, logger: logger
+        ).collect()
+        guard let row = rows.first?.makeRandomAccess() else { return nil }
+        return JobClaim(
+            messageID: try row["id"].decode(String.self),
+            runID: try row["run_id"].decode(String.self),
+            runTitle: try row["title"].decode(String.self),
+            marker: try row["marker"].decode(String.self),
+            sender: try row["sender"].decode(String?.self),
+            attempt: try row["attempts"].decode(Int.self),
+            maxAttempts: try row["max_attempts"].decode(Int.self),
+            leaseToken: leaseToken, workerID: workerID,
+            original: try row["bytes"].decode(Data?.self) ?? Data())
     }
 
     static var exhaustedSuffix: String {
@@ -73,32 +77,28 @@ extension PostgresStore {
             """)
     }
 
+    /// One statement: the result, the job state and the original's deletion commit together.
+    /// The UPDATE's row lock orders it against a concurrent rescue: whichever commits first
+    /// wins, and the other sees a different lease token and changes nothing.
     public func complete(_ claim: JobClaim, result: JobResult) async throws -> Bool {
-        let logger = self.logger
-        return try await client.withTransaction(logger: logger) { connection -> Bool in
-            // The row lock taken here orders this against a concurrent rescue: whichever
-            // commits first wins, and the other sees a different lease token and changes nothing.
-            let updated = try await connection.query(
-                """
+        try await changesOne(
+            """
+            WITH done AS (
                 UPDATE messages SET status = 'ready', error = NULL, lease_token = NULL,
                     lease_expires_at = NULL, duration_seconds = \(result.durationSeconds),
                     audio_bytes = \(result.audio.count), audio_sha256 = \(result.sha256),
                     completed_by = \(claim.workerID), updated_at = voicemsg_now()
                 WHERE id = \(claim.messageID) AND status = 'processing'
                   AND lease_token = \(claim.leaseToken)
-                RETURNING id
-                """, logger: logger
-            ).collect()
-            guard !updated.isEmpty else { return false }
-            try await connection.query(
-                """
+                RETURNING id),
+            stored AS (
                 INSERT INTO results (message_id, bytes)
-                VALUES (\(claim.messageID), \(ByteBuffer(bytes: result.audio)))
-                """, logger: logger)
-            try await connection.query(
-                "DELETE FROM originals WHERE message_id = \(claim.messageID)", logger: logger)
-            return true
-        }
+                SELECT id, \(ByteBuffer(bytes: result.audio)) FROM done
+                RETURNING message_id),
+            dropped AS (
+                DELETE FROM originals WHERE message_id IN (SELECT id FROM done))
+            SELECT message_id FROM stored
+            """)
     }
 
     public func fail(_ claim: JobClaim, error: String, retryAfterSeconds: Double?) async throws -> Bool {

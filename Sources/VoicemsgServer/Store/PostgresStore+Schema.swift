@@ -42,6 +42,9 @@ extension PostgresStore {
             UNIQUE (run_id, idempotency_key))
         """,
         "CREATE INDEX IF NOT EXISTS messages_claim ON messages (status, available_at)",
+        // The claim's two scans: the oldest queued job, and the earliest expired lease.
+        "CREATE INDEX IF NOT EXISTS messages_queued ON messages (available_at, id) WHERE status = 'queued'",
+        "CREATE INDEX IF NOT EXISTS messages_leased ON messages (lease_expires_at) WHERE status = 'processing'",
         "CREATE INDEX IF NOT EXISTS messages_run ON messages (run_id)",
         """
         CREATE TABLE IF NOT EXISTS originals (

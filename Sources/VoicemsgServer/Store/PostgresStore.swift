@@ -31,6 +31,8 @@ public final class PostgresStore: Store, Service {
     static func open(url: String, logger: Logger) async throws -> (store: any Store, services: [any Service]) {
         let store = PostgresStore(
             configuration: try PostgresURL.configuration(url), url: url, logger: logger)
+        // Let the pool's run loop start before the first lease, or postgres-nio warns.
+        for _ in 0..<5 { await Task.yield() }
         do {
             try await store.migrate()
         } catch {
