@@ -28,9 +28,12 @@ demo: setup
 	$(SWIFT) build -c release
 	scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)/voicemsg"
 
+# Pipeline vs opusenc and ffmpeg, the tracker and scheduler, and the queue and server.
 bench: setup
 	$(SWIFT) build -c release
 	scripts/bench.sh "$$($(SWIFT) build -c release --show-bin-path)/voicemsg"
+	scripts/bench-playback.sh
+	scripts/bench-server.sh "$$($(SWIFT) build -c release --show-bin-path)/voicemsg"
 
 samples: setup
 	scripts/make-samples.sh

@@ -148,6 +148,23 @@ import Testing
                 #expect(info.output.contains("DISTANCE_MARKER=\(entry.marker)"), "\(info.output)")
                 #expect(info.output.contains("SENDER=\(ids[entry.id]?.sender ?? "?")"))
                 #expect(!info.output.contains("WARNING"), "\(info.output)")
+
+                // The same message as Opus in CAF: the same packets and exact length, and ffprobe
+                // reads it as Opus.
+                let caf = try await client.execute(
+                    uri: entry.audioURL + "?container=caf", method: .get, headers: Self.bearer(runInfo.ownerToken))
+                #expect(caf.status == .ok)
+                #expect(caf.headers[.contentType] == "audio/x-caf")
+                let cafBytes = Data(buffer: caf.body)
+                let fromCAF = try CAFOpusReader.read([UInt8](cafBytes))
+                let fromOgg = try OggOpusReader.read([UInt8](bytes))
+                #expect(fromCAF.packets == fromOgg.packets)
+                #expect(fromCAF.validSampleCount == fromOgg.validSampleCount)
+                #expect(fromCAF.preSkip == fromOgg.preSkip)
+                let cafFile = directory.file("\(entry.id).caf")
+                try cafBytes.write(to: URL(fileURLWithPath: cafFile))
+                let probe = try run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", cafFile])
+                #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "opus", "\(probe.output)")
             }
         }
     }

@@ -1,10 +1,12 @@
+import AudioPipeline
 import Foundation
 import HTTPTypes
 import Hummingbird
 
 extension VoicemsgAPI {
     /// The Ogg Opus bytes of a ready message, for the run's owner, with an ETag (the SHA-256)
-    /// and single-range requests.
+    /// and single-range requests. `?container=caf` rewraps the same packets as Opus in CAF,
+    /// the form Apple's players accept, without re-encoding.
     func audio(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let id = try Self.validID(context.parameters.get("id"))
         let token = try Self.bearerToken(request)
@@ -12,14 +14,21 @@ extension VoicemsgAPI {
             throw HTTPError(.notFound, message: "no message \(id)")
         }
         _ = try await authorize(token: token, runID: record.runID, needsOwner: true)
+        let container = request.uri.queryParameters.get("container") ?? "ogg"
+        guard container == "ogg" || container == "caf" else {
+            throw HTTPError(.badRequest, message: "container must be ogg or caf")
+        }
         guard record.status == .ready, let sha256 = record.audioSHA256,
-            let bytes = try await store.audio(messageID: id)
+            var bytes = try await store.audio(messageID: id)
         else {
             throw HTTPError(.notFound, message: "message \(id) is \(record.status.rawValue), it has no audio yet")
         }
-        let etag = "\"\(sha256)\""
+        if container == "caf" {
+            bytes = Data(try CAFOpusWriter.write(OggOpusReader.read(bytes)))
+        }
+        let etag = container == "caf" ? "\"\(sha256)-caf\"" : "\"\(sha256)\""
         var headers: HTTPFields = [
-            .eTag: etag, .acceptRanges: "bytes", .contentType: "audio/ogg",
+            .eTag: etag, .acceptRanges: "bytes", .contentType: container == "caf" ? "audio/x-caf" : "audio/ogg",
             .cacheControl: "private, max-age=31536000, immutable",
         ]
         if let ifNoneMatch = request.headers[.ifNoneMatch],
