@@ -27,7 +27,7 @@ struct EncodeCommand: AsyncParsableCommand {
     @Option(help: "Write each output here, named after its input with the container's extension.")
     var outputDir: String?
 
-    @Option(help: "Where on the run the message plays, e.g. 5km, halfway, finish-1km.")
+    @Option(parsing: .unconditional, help: "Where on the run the message plays, e.g. 5km, halfway, finish-1km.")
     var marker: String
 
     @Option(help: "Who the message is from (also written as ARTIST).")
