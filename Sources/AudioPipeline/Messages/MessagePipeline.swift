@@ -167,7 +167,7 @@ public struct MessagePipeline: Sendable {
     /// and how much loudness it takes away (it drops the band above 12 kHz that K-weighting
     /// favours), in LU; measured on espeak-ng and sample messages at 24 kb/s. The first pass
     /// aims accordingly, so that it usually needs no second one.
-    static let expectedCodecOvershoot = 0.9
+    static let expectedCodecOvershoot = 1.2
     static let expectedCodecLoudnessShift = -0.4
     static let maximumPasses = 4
     /// How far under the ceiling the decoded true peak must stay, in dB: other meters'
