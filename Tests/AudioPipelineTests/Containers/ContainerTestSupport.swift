@@ -23,33 +23,12 @@ struct ToolBox {
 
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
-    /// Runs `tool` with `arguments` in the folder. Output goes to files, so a chatty tool
-    /// cannot block on a full pipe.
+    /// Runs `tool` with `arguments` in the folder, through the tests' one tool runner (which
+    /// keeps output in files and kills a tool that hangs).
     @discardableResult
     func run(_ tool: String, _ arguments: [String], expectSuccess: Bool = true) throws -> Output {
-        let id = UUID().uuidString
-        let outURL = folder.appendingPathComponent("\(id).out")
-        let errURL = folder.appendingPathComponent("\(id).err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: outURL)
-        let errHandle = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        process.currentDirectoryURL = folder
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        try process.run()
-        process.waitUntilExit()
-        try outHandle.close()
-        try errHandle.close()
-        let output = Output(
-            status: process.terminationStatus,
-            standardOutput: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-            standardError: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
-        try? FileManager.default.removeItem(at: outURL)
-        try? FileManager.default.removeItem(at: errURL)
+        let result = try ExternalTool.run(tool, arguments, check: false, directory: folder)
+        let output = Output(status: result.status, standardOutput: result.text, standardError: result.standardError)
         if expectSuccess, output.status != 0 {
             Issue.record("\(tool) \(arguments.joined(separator: " ")) failed (\(output.status)): \(output.standardError)")
         }

@@ -18,7 +18,8 @@ enum ExternalTool {
     /// Runs `tool` and throws unless it exits with status 0 (or any status, with `check` false).
     /// Output goes to files, so a chatty tool cannot block on a full pipe.
     @discardableResult
-    static func run(_ tool: String, _ arguments: [String], check: Bool = true, timeout: Double = 120) throws -> Output {
+    static func run(_ tool: String, _ arguments: [String], check: Bool = true, timeout: Double = 120,
+                    directory: URL? = nil) throws -> Output {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("voicemsg-tool-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -32,6 +33,7 @@ enum ExternalTool {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
         process.standardInput = FileHandle.nullDevice
+        if let directory { process.currentDirectoryURL = directory }
         process.standardOutput = outHandle
         process.standardError = errHandle
         try process.run()
