@@ -7,37 +7,68 @@ public enum AudioDecoder {
     ///
     /// With `downmix` false, `samples` holds the source's channels interleaved.
     public static func decode(path: String, limits: InputLimits = .default, downmix: Bool = true) throws -> DecodedAudio {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw AudioPipelineError(.io, "no such file", source: path)
-        }
-        guard !isDirectory.boolValue else {
-            throw AudioPipelineError(.io, "is a directory, not an audio file", source: path)
-        }
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw AudioPipelineError(.io, "permission denied", source: path)
-        }
-        do {
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-            if size == 0 { throw AudioPipelineError(.unreadableInput, "the file is empty") }
-            return try decode(try SoundFile(path: path), limits: limits, downmix: downmix)
-        } catch let error as AudioPipelineError {
-            throw error.attributed(to: path)
-        }
+        try collect { try decode(.file(path: path), limits: limits, downmix: downmix, begin: $0, samples: $1) }
     }
 
     /// Decodes bytes held in memory, such as an upload, through libsndfile's virtual I/O.
     /// `name` is used in error messages.
     public static func decode(data: Data, name: String, limits: InputLimits = .default, downmix: Bool = true) throws -> DecodedAudio {
+        try collect { try decode(.data(data, name: name), limits: limits, downmix: downmix, begin: $0, samples: $1) }
+    }
+
+    /// Decodes `input` piece by piece: `begin` learns the format and the length the header
+    /// declares (an estimate for MP3) before any audio, then `samples` gets the audio, mono
+    /// unless `downmix` is false, a block at a time. Returns the format with the decoded length.
+    /// Errors name the input.
+    public static func decode(
+        _ input: AudioInput, limits: InputLimits = .default, downmix: Bool = true,
+        begin: (SourceFormat) -> Void = { _ in },
+        samples: (UnsafeBufferPointer<Float>) throws -> Void
+    ) throws -> SourceFormat {
         do {
-            guard !data.isEmpty else { throw AudioPipelineError(.unreadableInput, "the file is empty") }
-            return try decode(try SoundFile(data: data), limits: limits, downmix: downmix)
+            return try decode(try open(input), limits: limits, downmix: downmix, begin: begin, samples: samples)
         } catch let error as AudioPipelineError {
-            throw error.attributed(to: name)
+            throw error.attributed(to: input.name)
         }
     }
 
-    private static func decode(_ file: SoundFile, limits: InputLimits, downmix: Bool) throws -> DecodedAudio {
+    private static func open(_ input: AudioInput) throws -> SoundFile {
+        switch input {
+        case .file(let path):
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw AudioPipelineError(.io, "no such file", source: path)
+            }
+            guard !isDirectory.boolValue else {
+                throw AudioPipelineError(.io, "is a directory, not an audio file", source: path)
+            }
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw AudioPipelineError(.io, "permission denied", source: path)
+            }
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+            if size == 0 { throw AudioPipelineError(.unreadableInput, "the file is empty") }
+            return try SoundFile(path: path)
+        case .data(let data, _):
+            guard !data.isEmpty else { throw AudioPipelineError(.unreadableInput, "the file is empty") }
+            return try SoundFile(data: data)
+        }
+    }
+
+    /// Gathers a streamed decode into one `DecodedAudio`.
+    private static func collect(
+        _ decode: (_ begin: (SourceFormat) -> Void, _ samples: (UnsafeBufferPointer<Float>) throws -> Void) throws -> SourceFormat
+    ) throws -> DecodedAudio {
+        var all: [Float] = []
+        let format = try decode({ all.reserveCapacity($0.expectedValueCount) }, { all.append(contentsOf: $0) })
+        var audio = DecodedAudio(samples: all, sampleRate: format.sampleRate, channelCount: format.channelCount, format: format.format)
+        audio.isInterleaved = format.isInterleaved
+        return audio
+    }
+
+    private static func decode(
+        _ file: SoundFile, limits: InputLimits, downmix: Bool,
+        begin: (SourceFormat) -> Void, samples: (UnsafeBufferPointer<Float>) throws -> Void
+    ) throws -> SourceFormat {
         let channels = Int(file.info.channels)
         let rate = Int(file.info.samplerate)
         guard channels >= 1 else {
@@ -63,59 +94,69 @@ public enum AudioDecoder {
         if !file.isMPEG, declaredFrames > maximumFrames, declaredFrames < Int(Int32.max) * 2 {
             throw tooLong(Double(declaredFrames) / Double(rate), limits: limits)
         }
+        var format = SourceFormat(
+            format: file.formatDescription, sampleRate: rate, channelCount: channels,
+            isInterleaved: !downmix && channels > 1,
+            frameCount: min(max(declaredFrames, 0), maximumFrames + 1))
+        begin(format)
 
         let blockFrames = 8192
         var interleaved = [Float](repeating: 0, count: blockFrames * channels)
-        var mono: [Float] = []
-        mono.reserveCapacity(min(max(declaredFrames, 0), maximumFrames + 1) * (downmix ? 1 : channels))
+        var mono = [Float](repeating: 0, count: channels > 1 && downmix ? blockFrames : 0)
         let scale = 1 / Float(channels)
-        var sawNonFinite = false
+        var frames = 0
 
         while true {
             let read = try interleaved.withUnsafeMutableBufferPointer {
                 try file.readFrames(into: $0.baseAddress!, frames: blockFrames)
             }
             if read == 0 { break }
-            let framesSoFar = downmix ? mono.count : mono.count / channels
-            guard framesSoFar + read <= maximumFrames else {
-                throw tooLong(Double(framesSoFar + read) / Double(rate), limits: limits, atLeast: true)
+            guard frames + read <= maximumFrames else {
+                throw tooLong(Double(frames + read) / Double(rate), limits: limits, atLeast: true)
             }
-            interleaved.withUnsafeBufferPointer { block in
-                if channels == 1 || !downmix {
-                    let valueCount = read * channels
-                    for i in 0..<valueCount {
-                        let value = block[i]
-                        if !value.isFinite { sawNonFinite = true }
-                        mono.append(value)
-                    }
-                } else {
+            frames += read
+            if channels == 1 || !downmix {
+                try interleaved.withUnsafeBufferPointer { block in
+                    let values = UnsafeBufferPointer(rebasing: block[0..<(read * channels)])
+                    try checkFinite(values)
+                    try samples(values)
+                }
+            } else {
+                interleaved.withUnsafeBufferPointer { block in
                     for frame in 0..<read {
                         var sum: Float = 0
                         let base = frame * channels
                         for channel in 0..<channels { sum += block[base + channel] }
-                        if !sum.isFinite { sawNonFinite = true }
-                        mono.append(sum * scale)
+                        mono[frame] = sum * scale
                     }
+                }
+                try mono.withUnsafeBufferPointer { block in
+                    let values = UnsafeBufferPointer(rebasing: block[0..<read])
+                    try checkFinite(values)
+                    try samples(values)
                 }
             }
         }
 
-        if sawNonFinite {
-            throw AudioPipelineError(.invalidSamples, "the audio contains NaN or infinite samples")
-        }
-        guard !mono.isEmpty else {
+        guard frames > 0 else {
             throw AudioPipelineError(.unreadableInput, "the file holds no audio samples")
         }
         // A header that promises more than the file holds means the file was cut short.
-        let frames = downmix ? mono.count : mono.count / channels
         if !file.isMPEG, declaredFrames > 0, frames < declaredFrames {
             throw AudioPipelineError(
                 .unreadableInput,
                 "truncated: the header declares \(declaredFrames) frames but only \(frames) could be read")
         }
-        var audio = DecodedAudio(samples: mono, sampleRate: rate, channelCount: channels, format: file.formatDescription)
-        audio.isInterleaved = !downmix && channels > 1
-        return audio
+        format.frameCount = frames
+        return format
+    }
+
+    private static func checkFinite(_ values: UnsafeBufferPointer<Float>) throws {
+        var finite = true
+        for value in values where !value.isFinite { finite = false }
+        guard finite else {
+            throw AudioPipelineError(.invalidSamples, "the audio contains NaN or infinite samples")
+        }
     }
 
     private static func tooLong(_ seconds: Double, limits: InputLimits, atLeast: Bool = false) -> AudioPipelineError {

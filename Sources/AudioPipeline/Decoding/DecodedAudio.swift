@@ -22,3 +22,22 @@ public struct DecodedAudio: Sendable {
 
     public var durationSeconds: Double { Double(frameCount) / Double(sampleRate) }
 }
+
+/// What a recording is, before and after decoding it: its format and its length.
+public struct SourceFormat: Sendable, Equatable {
+    /// A human-readable description of the container and encoding, from libsndfile.
+    public var format: String
+    public var sampleRate: Int
+    /// The channel count of the source, before any downmix.
+    public var channelCount: Int
+    /// True when the decoded values are all channels interleaved rather than a mono downmix.
+    public var isInterleaved: Bool
+    /// Frames: as the header declares them before decoding (an estimate for MP3), as decoded
+    /// after.
+    public var frameCount: Int
+
+    public var durationSeconds: Double { Double(frameCount) / Double(sampleRate) }
+
+    /// How many values the decode hands over, by the header's count.
+    public var expectedValueCount: Int { frameCount * (isInterleaved ? channelCount : 1) }
+}

@@ -47,7 +47,13 @@ public struct OpusEncoder: Sendable {
     /// closely where they join; the join is in the quietest frame, where any mismatch is
     /// inaudible. The frame grid and the pre-skip are the same for all.
     public func encode(_ samples: [Float], inputSampleRate: Int, tags: OpusTags) throws -> OpusStream {
+        try encode(GainedSamples(samples), inputSampleRate: inputSampleRate, tags: tags)
+    }
+
+    /// Encodes `source`, rendering it frame by frame: the gained signal is never held whole.
+    public func encode(_ source: GainedSamples, inputSampleRate: Int, tags: OpusTags) throws -> OpusStream {
         try validate()
+        let samples = source.samples
         let preSkip = try EncoderHandle(configuration: configuration).lookahead()
         let frameSize = self.frameSize
         let frameCount = max(1, (samples.count + preSkip + frameSize - 1) / frameSize)
@@ -62,7 +68,7 @@ public struct OpusEncoder: Sendable {
                 let warmUp = index == 0 ? 0 : min(first, Self.warmUpFrames)
                 results.buffer[index] = Result {
                     let encoder = try EncoderHandle(configuration: configuration)
-                    let packets = try Self.encodeFrames(samples, frames: (first - warmUp)..<end, frameSize: frameSize, encoder: encoder)
+                    let packets = try Self.encodeFrames(source, frames: (first - warmUp)..<end, frameSize: frameSize, encoder: encoder)
                     return Array(packets.dropFirst(warmUp))
                 }
             }
@@ -103,23 +109,15 @@ public struct OpusEncoder: Sendable {
         return bounds
     }
 
-    private static func encodeFrames(_ samples: [Float], frames: Range<Int>, frameSize: Int, encoder: EncoderHandle) throws -> [[UInt8]] {
+    private static func encodeFrames(_ source: GainedSamples, frames: Range<Int>, frameSize: Int, encoder: EncoderHandle) throws -> [[UInt8]] {
         var packets: [[UInt8]] = []
         packets.reserveCapacity(frames.count)
         var frame = [Float](repeating: 0, count: frameSize)
         var output = [UInt8](repeating: 0, count: 4000)
         for index in frames {
             let start = index * frameSize
-            let available = max(0, min(frameSize, samples.count - start))
-            samples.withUnsafeBufferPointer { source in
-                frame.withUnsafeMutableBufferPointer { target in
-                    if available > 0 {
-                        target.baseAddress!.update(from: source.baseAddress! + start, count: available)
-                    }
-                    if available < frameSize {
-                        (target.baseAddress! + available).update(repeating: 0, count: frameSize - available)
-                    }
-                }
+            frame.withUnsafeMutableBufferPointer { target in
+                source.render(start..<(start + frameSize), into: target.baseAddress!)
             }
             let size = try encoder.encode(frame, frameSize: frameSize, into: &output)
             packets.append(Array(output[0..<size]))

@@ -5,6 +5,35 @@ import COpus
 public enum OpusStreamDecoder {
     /// Interleaved 48 kHz samples, `validSampleCount` frames long.
     public static func decodeInterleaved(_ stream: OpusStream) throws -> [Float] {
+        var output: [Float] = []
+        output.reserveCapacity(Int(stream.validSampleCount) * stream.channelCount)
+        try decodeInterleaved(stream) { output.append(contentsOf: $0) }
+        return output
+    }
+
+    /// Mono 48 kHz samples (stereo is averaged), `validSampleCount` long.
+    public static func decode(_ stream: OpusStream) throws -> [Float] {
+        var output: [Float] = []
+        output.reserveCapacity(Int(stream.validSampleCount))
+        try decode(stream) { output.append(contentsOf: $0) }
+        return output
+    }
+
+    /// Hands over the mono 48 kHz samples (stereo is averaged) packet by packet, in order,
+    /// `validSampleCount` in all: the whole message is never held.
+    public static func decode(_ stream: OpusStream, samples body: (UnsafeBufferPointer<Float>) throws -> Void) throws {
+        guard stream.channelCount == 2 else { return try decodeInterleaved(stream, samples: body) }
+        var mono: [Float] = []
+        try decodeInterleaved(stream) { interleaved in
+            mono.removeAll(keepingCapacity: true)
+            for i in 0..<(interleaved.count / 2) { mono.append((interleaved[2 * i] + interleaved[2 * i + 1]) / 2) }
+            try mono.withUnsafeBufferPointer(body)
+        }
+    }
+
+    /// Hands over the interleaved samples packet by packet, without the pre-skip and the end
+    /// padding. Throws when the packets do not cover `validSampleCount`.
+    public static func decodeInterleaved(_ stream: OpusStream, samples body: (UnsafeBufferPointer<Float>) throws -> Void) throws {
         let channels = stream.channelCount
         guard (1...2).contains(channels) else {
             throw AudioPipelineError(.invalidContainer, "\(channels)-channel Opus is not supported", source: "opus")
@@ -12,32 +41,27 @@ public enum OpusStreamDecoder {
         let decoder = try DecoderHandle(channels: channels, gain: stream.outputGain)
         let maximumFrame = 5760
         var buffer = [Float](repeating: 0, count: maximumFrame * channels)
-        var output: [Float] = []
-        let wanted = Int(stream.validSampleCount) * channels
-        output.reserveCapacity(wanted + (stream.preSkip + maximumFrame) * channels)
+        var skip = stream.preSkip
+        var remaining = Int(stream.validSampleCount)
+        var decodedFrames = 0
         for packet in stream.packets {
             let frames = try decoder.decode(packet, into: &buffer, maximumFrame: maximumFrame)
-            output.append(contentsOf: buffer[0..<(frames * channels)])
+            decodedFrames += frames
+            let dropped = min(skip, frames)
+            skip -= dropped
+            let kept = min(frames - dropped, remaining)
+            guard kept > 0 else { continue }
+            remaining -= kept
+            try buffer.withUnsafeBufferPointer { all in
+                try body(UnsafeBufferPointer(rebasing: all[(dropped * channels)..<((dropped + kept) * channels)]))
+            }
         }
-        let skip = min(stream.preSkip * channels, output.count)
-        output.removeFirst(skip)
-        if output.count > wanted { output.removeLast(output.count - wanted) }
-        guard output.count == wanted else {
+        guard remaining == 0 else {
             throw AudioPipelineError(
                 .invalidContainer,
-                "the stream decodes to \(output.count / channels) samples but claims \(stream.validSampleCount)",
+                "the stream decodes to \(max(0, decodedFrames - stream.preSkip)) samples but claims \(stream.validSampleCount)",
                 source: "opus")
         }
-        return output
-    }
-
-    /// Mono 48 kHz samples (stereo is averaged), `validSampleCount` long.
-    public static func decode(_ stream: OpusStream) throws -> [Float] {
-        let interleaved = try decodeInterleaved(stream)
-        guard stream.channelCount == 2 else { return interleaved }
-        var mono = [Float](repeating: 0, count: interleaved.count / 2)
-        for i in mono.indices { mono[i] = (interleaved[2 * i] + interleaved[2 * i + 1]) / 2 }
-        return mono
     }
 }
 

@@ -24,43 +24,54 @@ public struct MessagePipeline: Sendable {
     private func run(_ input: AudioInput, metadata: MessageMetadata) throws -> ProcessedMessage {
         var clock = StageClock()
 
-        let decoded: DecodedAudio
-        switch input {
-        case .file(let path): decoded = try AudioDecoder.decode(path: path, limits: configuration.limits)
-        case .data(let data, let name): decoded = try AudioDecoder.decode(data: data, name: name, limits: configuration.limits)
-        }
-        clock.lap("decode")
-
+        // The message is held whole once, at 48 kHz: decoded and resampled a block at a time,
+        // then conditioned and trimmed where it lies. Everything after works from this array
+        // or on per-block summaries of it.
         let rate = configuration.resampler.outputRate
-        var samples = try Resampler(configuration: configuration.resampler).resample(decoded.samples, from: decoded.sampleRate)
-        clock.lap("resample")
+        var samples: [Float] = []
+        var resampler: Resampler.Stream?
+        var inputRate = rate
+        var resampleSeconds = 0.0
+        let source = try AudioDecoder.decode(input, limits: configuration.limits, begin: { format in
+            inputRate = format.sampleRate
+            samples.reserveCapacity(Int(Double(format.frameCount) * Double(rate) / Double(format.sampleRate)) + 64)
+        }, samples: { block in
+            guard inputRate != rate else { return samples.append(contentsOf: block) }
+            let start = DispatchTime.now().uptimeNanoseconds
+            if resampler == nil { resampler = try Resampler.Stream(from: inputRate, to: rate) }
+            try resampler!.process(block) { samples.append(contentsOf: $0) }
+            resampleSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        })
+        try resampler?.finish { samples.append(contentsOf: $0) }
+        resampler = nil
+        clock.lap("decode")
+        clock.move(resampleSeconds, from: "decode", to: "resample")
 
         Conditioner(configuration: configuration.conditioner).process(&samples, sampleRate: rate)
         clock.lap("condition")
 
-        let trimmed = try SpeechTrimmer(configuration: configuration.trimmer).trim(samples, sampleRate: rate)
-        samples = []
+        let measurement = try SpeechTrimmer(configuration: configuration.trimmer).trim(&samples, sampleRate: rate)
         clock.lap("trim")
 
         let normalizer = Normalizer(configuration: configuration.normalizer)
-        let analysis = normalizer.analyze(trimmed.samples, sampleRate: rate)
+        let analysis = normalizer.analyze(samples, sampleRate: rate)
         let before = LoudnessMeasurement(
-            integratedLoudness: try LoudnessMeter.measure(trimmed.samples, sampleRate: rate, truePeak: false).integratedLoudness,
-            truePeak: analysis.truePeak, isUngated: trimmed.samples.count < rate * 4 / 10)
+            integratedLoudness: try LoudnessMeter.measure(samples, sampleRate: rate, truePeak: false).integratedLoudness,
+            truePeak: analysis.truePeak, isUngated: samples.count < rate * 4 / 10)
         guard before.integratedLoudness != nil else {
             throw AudioPipelineError(.noSpeech, "the speech span is digital silence")
         }
+        samples = []  // `analysis` holds the same storage.
         clock.lap("measure")
 
         let encoded = try normalizeAndEncode(
             analysis, sampleRate: rate,
-            inputSampleRate: decoded.sampleRate, metadata: metadata, clock: &clock)
+            inputSampleRate: source.sampleRate, metadata: metadata, clock: &clock)
 
-        let measurement = trimmed.measurement
         let report = MessageReport(
             input: .init(
-                name: input.name, format: decoded.format, sampleRate: decoded.sampleRate,
-                channels: decoded.channelCount, durationSeconds: decoded.durationSeconds),
+                name: input.name, format: source.format, sampleRate: source.sampleRate,
+                channels: source.channelCount, durationSeconds: source.durationSeconds),
             speech: .init(
                 startSeconds: measurement.speechStartSeconds,
                 endSeconds: measurement.speechEndSeconds,
@@ -77,7 +88,8 @@ public struct MessagePipeline: Sendable {
     /// Gain, limiter and encoder, checked on the decoded output: lossy coding raises peaks, so
     /// the limiter's ceiling starts below the output ceiling, and when the decoded true peak
     /// still passes the ceiling (or the loudness misses), the pass is redone with the measured
-    /// error taken off.
+    /// error taken off. The gained signal is rendered frame by frame into the encoder, and the
+    /// check decodes packet by packet: neither is ever held whole.
     private func normalizeAndEncode(
         _ analysis: Normalizer.Analysis, sampleRate: Int, inputSampleRate: Int,
         metadata: MessageMetadata, clock: inout StageClock
@@ -86,28 +98,33 @@ public struct MessagePipeline: Sendable {
         let normalizer = Normalizer(configuration: settings)
         let encoder = OpusEncoder(configuration: configuration.encoder)
 
-        var limiterCeiling = settings.truePeakCeiling - Self.peakMargin - Self.expectedCodecOvershoot
+        let limiterCeiling = settings.truePeakCeiling - Self.peakMargin - Self.expectedCodecOvershoot
         var pcmTarget = settings.targetLoudness - Self.expectedCodecLoudnessShift
-        var dips: [Float]?
+        var dips: GainCurve?
         var pass = 0
         while true {
             pass += 1
-            var normalized = normalizer.apply(analysis, target: pcmTarget, limiterCeiling: limiterCeiling)
-            if let dips {
-                for i in normalized.samples.indices { normalized.samples[i] *= dips[i] }
-            }
+            let normalized = normalizer.apply(analysis, target: pcmTarget, limiterCeiling: limiterCeiling)
+            var output = normalized.output
+            if let dips { output.curve = output.curve.map { $0 * dips } ?? dips }
             clock.lap("normalize")
 
-            var stream = try encoder.encode(normalized.samples, inputSampleRate: inputSampleRate, tags: OpusTags(vendor: Self.encoderName))
+            var stream = try encoder.encode(output, inputSampleRate: inputSampleRate, tags: OpusTags(vendor: Self.encoderName))
             clock.lap("encode")
 
-            let decoded = try OpusStreamDecoder.decode(stream)
-            let decodedPeaks = InterSamplePeakEstimator().intervalPeaks(of: decoded)
+            let count = Int(stream.validSampleCount)
+            let meter = try LoudnessMeter.Session(sampleRate: OpusStream.sampleRate, expectedFrames: count, truePeak: false)
+            var collector = BlockPeakCollector(sampleCount: count)
+            try OpusStreamDecoder.decode(stream) { block in
+                try meter.add(block)
+                collector.append(block)
+            }
+            let decodedPeaks = collector.finish()
             let peak = decodedPeaks.max() ?? 0
             let after = LoudnessMeasurement(
-                integratedLoudness: try LoudnessMeter.measure(decoded, sampleRate: OpusStream.sampleRate, truePeak: false).integratedLoudness,
+                integratedLoudness: try meter.result().integratedLoudness,
                 truePeak: peak > 0 ? 20 * log10(Double(peak)) : nil,
-                isUngated: decoded.count < OpusStream.sampleRate * 4 / 10)
+                isUngated: count < OpusStream.sampleRate * 4 / 10)
             clock.lap("verify")
 
             let decodedPeak = after.truePeak ?? -.infinity
@@ -138,26 +155,26 @@ public struct MessagePipeline: Sendable {
             }
             if !peakOK {
                 let limit = Float(pow(10, (settings.truePeakCeiling - Self.peakMargin) / 20))
-                dips = Self.dips(over: limit, in: decodedPeaks, previous: dips, sampleRate: sampleRate)
+                dips = Self.dips(over: limit, in: decodedPeaks, previous: dips, sampleCount: count, sampleRate: sampleRate)
             }
         }
     }
 
-    /// Lowers `previous` (1 by default) around every interval whose decoded peak passed `limit`,
+    /// Lowers `previous` (1 by default) around every block whose decoded peak passed `limit`,
     /// by the ratio it passed it, with 10 ms raised-cosine ramps either side.
-    static func dips(over limit: Float, in peaks: [Float], previous: [Float]?, sampleRate: Int) -> [Float] {
-        var curve = previous ?? [Float](repeating: 1, count: peaks.count)
-        let ramp = sampleRate / 100
-        let original = curve
-        for n in peaks.indices where peaks[n] > limit {
+    static func dips(over limit: Float, in peaks: [Float], previous: GainCurve?, sampleCount: Int, sampleRate: Int) -> GainCurve {
+        var curve = previous ?? GainCurve(repeating: 1, sampleCount: sampleCount)
+        let ramp = max(1, sampleRate / 100 / GainCurve.blockSize)
+        let original = curve.values
+        for k in peaks.indices where peaks[k] > limit {
             // A spot that passed again despite its dip (a transient the codec overshoots
             // whatever the level) gets the new shortfall on top of the old dip, and more.
-            let depth = original[n] < 1 ? original[n] * limit / peaks[n] * 0.95 : limit / peaks[n] * 0.985
+            let depth = original[k] < 1 ? original[k] * limit / peaks[k] * 0.95 : limit / peaks[k] * 0.985
             for offset in -ramp...ramp {
-                let i = n + offset
-                guard i >= 0, i < curve.count else { continue }
+                let i = k + offset
+                guard i >= 0, i < curve.values.count else { continue }
                 let shape = Float(0.5 + 0.5 * cos(Double.pi * Double(offset) / Double(ramp + 1)))
-                curve[i] = min(curve[i], 1 - (1 - depth) * shape)
+                curve.values[i] = min(curve.values[i], 1 - (1 - depth) * shape)
             }
         }
         return curve
@@ -197,6 +214,12 @@ public struct MessagePipeline: Sendable {
 struct StageClock {
     private(set) var seconds: [String: Double] = [:]
     private var last = DispatchTime.now().uptimeNanoseconds
+
+    /// Books `seconds` measured inside one stage's lap to another stage.
+    mutating func move(_ moved: Double, from: String, to: String) {
+        seconds[from, default: 0] -= moved
+        seconds[to, default: 0] += moved
+    }
 
     mutating func lap(_ stage: String) {
         let now = DispatchTime.now().uptimeNanoseconds

@@ -48,39 +48,151 @@ struct InterSamplePeakEstimator: Sendable {
         return sum
     }
 
-    /// The peak of every interval [n, n+1) of `samples`, with zeros assumed beyond both ends.
-    func intervalPeaks(of samples: [Float]) -> [Float] {
-        let left = Self.reach
-        let right = Self.tapsPerPhase - Self.reach
-        var padded = [Float](repeating: 0, count: samples.count + left + right)
-        padded.withUnsafeMutableBufferPointer { target in
-            samples.withUnsafeBufferPointer { source in
-                guard let base = source.baseAddress else { return }
-                (target.baseAddress! + left).update(from: base, count: source.count)
+    /// Values of context the estimate at interval n needs: x[n-reach] ... x[n+tapsPerPhase-reach-1].
+    static let context = tapsPerPhase - 1
+
+    /// Peaks of intervals 0..<count, reading `padded`, which holds x[-reach] ... x[count+6]
+    /// (count + context values). The one loop all the entry points share.
+    func peaks(padded x: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>) {
+        phases[0].withUnsafeBufferPointer { p0 in
+            phases[1].withUnsafeBufferPointer { p1 in
+                phases[2].withUnsafeBufferPointer { p2 in
+                    for n in 0..<count {
+                        var a: Float = 0, b: Float = 0, c: Float = 0
+                        for j in 0..<Self.tapsPerPhase {
+                            let v = x[n + j]
+                            a += p0[j] * v
+                            b += p1[j] * v
+                            c += p2[j] * v
+                        }
+                        out[n] = max(max(abs(x[n + Self.reach]), abs(a)), max(abs(b), abs(c)))
+                    }
+                }
             }
         }
+    }
+
+    /// The peak of every interval [n, n+1) of `samples`, with zeros assumed beyond both ends.
+    func intervalPeaks(of samples: [Float]) -> [Float] {
         var peaks = [Float](repeating: 0, count: samples.count)
-        let p0 = phases[0], p1 = phases[1], p2 = phases[2]
-        padded.withUnsafeBufferPointer { x in
-            peaks.withUnsafeMutableBufferPointer { out in
-                for n in 0..<samples.count {
-                    let start = n
-                    var a: Float = 0, b: Float = 0, c: Float = 0
-                    for j in 0..<Self.tapsPerPhase {
-                        let v = x[start + j]
-                        a += p0[j] * v
-                        b += p1[j] * v
-                        c += p2[j] * v
-                    }
-                    out[n] = max(max(abs(x[n + left]), abs(a)), max(abs(b), abs(c)))
+        peaks.withUnsafeMutableBufferPointer { out in
+            var stream = Stream(estimator: self)
+            var written = 0
+            samples.withUnsafeBufferPointer { input in
+                stream.append(input) { chunk in
+                    (out.baseAddress! + written).update(from: chunk.baseAddress!, count: chunk.count)
+                    written += chunk.count
                 }
+            }
+            stream.finish { chunk in
+                (out.baseAddress! + written).update(from: chunk.baseAddress!, count: chunk.count)
+                written += chunk.count
             }
         }
         return peaks
     }
 
-    /// The true peak of `samples`, linear, per BS.1770-4 Annex 2 (4x oversampling, 12 taps a phase).
+    /// The true peak of `samples`, linear, per BS.1770-4 Annex 2 (4x oversampling, 12 taps a
+    /// phase), in constant memory.
+    func truePeak(of samples: UnsafeBufferPointer<Float>) -> Float {
+        var stream = Stream(estimator: self)
+        var peak: Float = 0
+        let take = { (chunk: UnsafeBufferPointer<Float>) in
+            for value in chunk { peak = max(peak, value) }
+        }
+        stream.append(samples, peaks: take)
+        stream.finish(peaks: take)
+        return peak
+    }
+
     func truePeak(of samples: [Float]) -> Float {
-        intervalPeaks(of: samples).max() ?? 0
+        samples.withUnsafeBufferPointer { truePeak(of: $0) }
+    }
+
+    /// Interval peaks of a signal that arrives in pieces, in constant memory: each `append`
+    /// hands over the peaks of every interval whose right-hand context has arrived, and
+    /// `finish` the rest, with zeros assumed beyond both ends.
+    struct Stream {
+        let estimator: InterSamplePeakEstimator
+        /// The values not yet consumed, preceded by the context the next interval needs.
+        private var pending: [Float]
+        private var output: [Float]
+        static let chunk = 4096
+
+        init(estimator: InterSamplePeakEstimator = .init()) {
+            self.estimator = estimator
+            pending = [Float](repeating: 0, count: InterSamplePeakEstimator.reach)
+            pending.reserveCapacity(Self.chunk + InterSamplePeakEstimator.context)
+            output = [Float](repeating: 0, count: Self.chunk)
+        }
+
+        mutating func append(_ samples: UnsafeBufferPointer<Float>, peaks: (UnsafeBufferPointer<Float>) -> Void) {
+            var offset = 0
+            while offset < samples.count {
+                let take = min(samples.count - offset, Self.chunk + InterSamplePeakEstimator.context - pending.count)
+                pending.append(contentsOf: UnsafeBufferPointer(rebasing: samples[offset..<(offset + take)]))
+                offset += take
+                drain(peaks)
+            }
+        }
+
+        mutating func finish(peaks: (UnsafeBufferPointer<Float>) -> Void) {
+            // The last real interval needs tapsPerPhase - reach - 1 zeros after it.
+            let real = pending.count - InterSamplePeakEstimator.reach
+            guard real > 0 else { return }
+            pending.append(contentsOf: repeatElement(0, count: InterSamplePeakEstimator.context - InterSamplePeakEstimator.reach))
+            drain(peaks)
+        }
+
+        /// Computes every interval the pending values fully cover and keeps the context.
+        private mutating func drain(_ peaks: (UnsafeBufferPointer<Float>) -> Void) {
+            let ready = pending.count - InterSamplePeakEstimator.context
+            guard ready > 0 else { return }
+            let estimator = self.estimator
+            pending.withUnsafeBufferPointer { x in
+                output.withUnsafeMutableBufferPointer { out in
+                    estimator.peaks(padded: x.baseAddress!, count: ready, into: out.baseAddress!)
+                    peaks(UnsafeBufferPointer(rebasing: out[0..<ready]))
+                }
+            }
+            pending.removeFirst(ready)
+        }
+    }
+}
+
+/// The highest interval peak within each `GainCurve` block of a signal that arrives in pieces.
+struct BlockPeakCollector {
+    private var stream = InterSamplePeakEstimator.Stream()
+    private(set) var peaks: [Float]
+    private var position = 0
+
+    init(sampleCount: Int) {
+        peaks = [Float](repeating: 0, count: GainCurve.blockCount(sampleCount))
+    }
+
+    mutating func append(_ samples: UnsafeBufferPointer<Float>) {
+        var peaks = self.peaks, position = self.position
+        self.peaks = []
+        stream.append(samples) { Self.collect($0, into: &peaks, position: &position) }
+        self.peaks = peaks
+        self.position = position
+    }
+
+    /// The block peaks, once every sample has been appended.
+    mutating func finish() -> [Float] {
+        var peaks = self.peaks, position = self.position
+        self.peaks = []
+        stream.finish { Self.collect($0, into: &peaks, position: &position) }
+        return peaks
+    }
+
+    private static func collect(_ chunk: UnsafeBufferPointer<Float>, into peaks: inout [Float], position: inout Int) {
+        peaks.withUnsafeMutableBufferPointer { peaks in
+            for value in chunk {
+                let block = position / GainCurve.blockSize
+                if block < peaks.count, value > peaks[block] { peaks[block] = value }
+                position += 1
+            }
+        }
     }
 }

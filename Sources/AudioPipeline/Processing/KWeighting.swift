@@ -6,42 +6,57 @@ import Foundation
 /// `LoudnessMeter` (libebur128) stays the measuring instrument; this exists because the
 /// normalizer's gain search needs the loudness of `x · g(n)` for many gain curves `g`, and the
 /// K-weighted power of a signal times a slowly varying gain is, to a few hundredths of a dB,
-/// the K-weighted power times the gain squared. So the filter runs once, and each search step
-/// is a multiply-add per sample.
+/// the K-weighted power times the gain squared. So the filter runs once, its power is summed
+/// per `GainCurve` block, and each search step is a multiply-add per block.
 struct KWeighting {
-    /// K-weighted squares of the input, one per sample.
-    let weightedSquares: [Float]
+    /// The K-weighted power of the input summed over each `GainCurve` block.
+    let blockPower: [Float]
+    let sampleCount: Int
     let sampleRate: Int
 
-    init(_ samples: [Float], sampleRate: Int) {
+    init(_ samples: UnsafeBufferPointer<Float>, sampleRate: Int) {
         var shelf = Biquad.kWeightingShelf(sampleRate: Double(sampleRate))
         var highPass = Biquad.kWeightingHighPass(sampleRate: Double(sampleRate))
-        var squares = [Float](repeating: 0, count: samples.count)
-        for i in 0..<samples.count {
-            let y = highPass.process(shelf.process(Double(samples[i])))
-            squares[i] = Float(y * y)
+        let size = GainCurve.blockSize
+        var power = [Float](repeating: 0, count: GainCurve.blockCount(samples.count))
+        for block in power.indices {
+            var sum = 0.0
+            for i in (block * size)..<min(samples.count, (block + 1) * size) {
+                let y = highPass.process(shelf.process(Double(samples[i])))
+                sum += y * y
+            }
+            power[block] = Float(sum)
         }
-        weightedSquares = squares
+        blockPower = power
+        sampleCount = samples.count
         self.sampleRate = sampleRate
     }
 
-    /// Integrated loudness in LUFS of the input scaled by `gain` (linear, per sample), gated
-    /// per BS.1770-4: 400 ms blocks every 100 ms, an absolute gate at -70 LUFS and a relative
-    /// gate 10 LU under the ungated mean. Clips shorter than one block get their ungated level.
-    func loudness(gain: [Float]? = nil, scale: Float = 1) -> Double? {
-        let segment = sampleRate / 10
-        let count = weightedSquares.count
+    init(_ samples: [Float], sampleRate: Int) {
+        self = samples.withUnsafeBufferPointer { KWeighting($0, sampleRate: sampleRate) }
+    }
+
+    /// Integrated loudness in LUFS of the input scaled by `scale` and `gain`, gated per
+    /// BS.1770-4: 400 ms blocks every 100 ms, an absolute gate at -70 LUFS and a relative gate
+    /// 10 LU under the ungated mean. Clips shorter than one block get their ungated level.
+    ///
+    /// The 100 ms steps are whole `GainCurve` blocks: exact at 48 kHz (300 blocks), within a
+    /// block's length elsewhere.
+    func loudness(gain: GainCurve? = nil, scale: Float = 1) -> Double? {
+        let segmentBlocks = max(1, Int((Double(sampleRate) / 10 / Double(GainCurve.blockSize)).rounded()))
+        let segment = segmentBlocks * GainCurve.blockSize
+        let count = blockPower.count
         let scale2 = Double(scale * scale)
         var segments: [Double] = []
-        segments.reserveCapacity(count / segment + 1)
+        segments.reserveCapacity(count / segmentBlocks + 1)
         var start = 0
         while start < count {
-            let end = min(count, start + segment)
+            let end = min(count, start + segmentBlocks)
             var sum: Float = 0
             if let gain {
-                for i in start..<end { sum += weightedSquares[i] * gain[i] * gain[i] }
+                for k in start..<end { sum += blockPower[k] * gain.values[k] * gain.values[k] }
             } else {
-                for i in start..<end { sum += weightedSquares[i] }
+                for k in start..<end { sum += blockPower[k] }
             }
             segments.append(Double(sum) * scale2)
             start = end
@@ -49,12 +64,12 @@ struct KWeighting {
         func lufs(_ power: Double) -> Double { -0.691 + 10 * log10(power) }
 
         let blockSegments = 4
-        guard segments.count >= blockSegments, count >= 4 * segment else {
-            let total = segments.reduce(0, +) / Double(max(count, 1))
+        guard segments.count >= blockSegments, sampleCount >= 4 * segment else {
+            let total = segments.reduce(0, +) / Double(max(sampleCount, 1))
             return total > 0 ? lufs(total) : nil
         }
         var blocks: [Double] = []
-        for j in 0...(segments.count - blockSegments) where (j + blockSegments) * segment <= count {
+        for j in 0...(segments.count - blockSegments) where (j + blockSegments) * segment <= sampleCount {
             blocks.append(segments[j..<(j + blockSegments)].reduce(0, +) / Double(blockSegments * segment))
         }
         let absoluteGate = pow(10, (-70 + 0.691) / 10)

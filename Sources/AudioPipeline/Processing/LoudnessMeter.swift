@@ -10,55 +10,103 @@ public enum LoudnessMeter {
     /// has no gated block at all; it gets the ungated K-weighted level of the whole clip, which
     /// is what a listener hears, instead of "minus infinity".
     public static func measure(_ samples: [Float], channelCount: Int = 1, sampleRate: Int, truePeak: Bool = true) throws -> LoudnessMeasurement {
-        let mode = Int32(EBUR128_MODE_I.rawValue)
-        var handle = ebur128_init(UInt32(channelCount), UInt(sampleRate), mode)
-        guard let state = handle else {
-            throw AudioPipelineError(.codecFailure, "cannot start the loudness meter", source: "loudness")
-        }
-        defer { ebur128_destroy(&handle) }
-
         let frames = samples.count / max(1, channelCount)
-        let durationMs = UInt(Double(frames) * 1000 / Double(sampleRate))
-        let isShort = durationMs < 400
-        if isShort, durationMs > 0 {
-            // NO_CHANGE only says the window already fits.
-            let code = ebur128_set_max_window(state, durationMs)
-            if code != Int32(EBUR128_ERROR_NO_CHANGE.rawValue) { try check(code) }
-        }
-        try samples.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            try check(ebur128_add_frames_float(state, base, frames))
-        }
+        let session = try Session(channelCount: channelCount, sampleRate: sampleRate, expectedFrames: frames, truePeak: truePeak)
+        try samples.withUnsafeBufferPointer { try session.add($0) }
+        return try session.result()
+    }
 
-        var loudness = -Double.infinity
-        if isShort {
-            if durationMs > 0 { try check(ebur128_loudness_window(state, durationMs, &loudness)) }
-        } else {
-            try check(ebur128_loudness_global(state, &loudness))
-        }
-        // True peak per BS.1770-4 Annex 2 (4x oversampling, 12 taps a phase). libebur128's
-        // own interpolator reads speech peaks up to a few tenths of a dB above ffmpeg's and
-        // the Annex 2 filter's, so it is not the meter of record here.
-        var peak: Float = 0
-        if truePeak {
-            let estimator = InterSamplePeakEstimator()
-            for channel in 0..<channelCount {
-                let channelSamples = channelCount == 1
-                    ? samples
-                    : stride(from: channel, to: samples.count, by: channelCount).map { samples[$0] }
-                peak = max(peak, estimator.truePeak(of: channelSamples))
+    /// One measurement of audio that arrives in pieces, in constant memory. `expectedFrames`
+    /// is the whole length: a clip shorter than a gating block is measured over a window of
+    /// its own length, which libebur128 must know before the first frame.
+    public final class Session {
+        private var handle: UnsafeMutablePointer<ebur128_state>?
+        private let channelCount: Int
+        private let durationMs: UInt
+        private var peaks: [InterSamplePeakEstimator.Stream]?
+        private var peak: Float = 0
+        private var deinterleaved: [Float] = []
+
+        public init(channelCount: Int = 1, sampleRate: Int, expectedFrames: Int, truePeak: Bool = true) throws {
+            let mode = Int32(EBUR128_MODE_I.rawValue)
+            guard let state = ebur128_init(UInt32(channelCount), UInt(sampleRate), mode) else {
+                throw AudioPipelineError(.codecFailure, "cannot start the loudness meter", source: "loudness")
+            }
+            handle = state
+            self.channelCount = channelCount
+            durationMs = UInt(Double(expectedFrames) * 1000 / Double(sampleRate))
+            if durationMs < 400, durationMs > 0 {
+                // NO_CHANGE only says the window already fits.
+                let code = ebur128_set_max_window(state, durationMs)
+                if code != Int32(EBUR128_ERROR_NO_CHANGE.rawValue) {
+                    do { try check(code) } catch { ebur128_destroy(&handle); throw error }
+                }
+            }
+            if truePeak {
+                peaks = Array(repeating: InterSamplePeakEstimator.Stream(), count: channelCount)
             }
         }
 
-        return LoudnessMeasurement(
-            integratedLoudness: loudness.isFinite ? loudness : nil,
-            truePeak: truePeak && peak > 0 ? 20 * log10(Double(peak)) : nil,
-            isUngated: isShort)
+        deinit { ebur128_destroy(&handle) }
+
+        /// Adds interleaved frames.
+        public func add(_ samples: UnsafeBufferPointer<Float>) throws {
+            guard let base = samples.baseAddress, let handle else { return }
+            try check(ebur128_add_frames_float(handle, base, samples.count / channelCount))
+            guard peaks != nil else { return }
+            var peak = self.peak
+            let take = { (chunk: UnsafeBufferPointer<Float>) in
+                for value in chunk { peak = max(peak, value) }
+            }
+            if channelCount == 1 {
+                peaks![0].append(samples, peaks: take)
+            } else {
+                for channel in 0..<channelCount {
+                    deinterleaved.removeAll(keepingCapacity: true)
+                    for i in stride(from: channel, to: samples.count, by: channelCount) { deinterleaved.append(samples[i]) }
+                    deinterleaved.withUnsafeBufferPointer { peaks![channel].append($0, peaks: take) }
+                }
+            }
+            self.peak = peak
+        }
+
+        /// Integrated loudness per BS.1770-4 and, when asked for, the true peak.
+        public func result() throws -> LoudnessMeasurement {
+            guard let handle else { throw AudioPipelineError(.codecFailure, "the loudness meter is gone", source: "loudness") }
+            let isShort = durationMs < 400
+            var loudness = -Double.infinity
+            if isShort {
+                if durationMs > 0 { try check(ebur128_loudness_window(handle, durationMs, &loudness)) }
+            } else {
+                try check(ebur128_loudness_global(handle, &loudness))
+            }
+            // True peak per BS.1770-4 Annex 2 (4x oversampling, 12 taps a phase). libebur128's
+            // own interpolator reads speech peaks up to a few tenths of a dB above ffmpeg's and
+            // the Annex 2 filter's, so it is not the meter of record here.
+            if peaks != nil {
+                var peak = self.peak
+                for channel in 0..<channelCount {
+                    peaks![channel].finish { chunk in
+                        for value in chunk { peak = max(peak, value) }
+                    }
+                }
+                self.peak = peak
+                peaks = nil
+            }
+            return LoudnessMeasurement(
+                integratedLoudness: loudness.isFinite ? loudness : nil,
+                truePeak: peak > 0 ? 20 * log10(Double(peak)) : nil,
+                isUngated: isShort)
+        }
     }
 
-    private static func check(_ code: Int32) throws {
+    fileprivate static func check(_ code: Int32) throws {
         guard code == Int32(EBUR128_SUCCESS.rawValue) else {
             throw AudioPipelineError(.codecFailure, "libebur128 error \(code)", source: "loudness")
         }
     }
+}
+
+private func check(_ code: Int32) throws {
+    try LoudnessMeter.check(code)
 }

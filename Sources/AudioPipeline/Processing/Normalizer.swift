@@ -45,29 +45,30 @@ public struct Normalizer: Sendable {
         self.configuration = configuration
     }
 
-    /// The result of one `apply`.
+    /// The result of one `apply`: the gain and the limiter's curve, not yet applied.
     public struct Pass: Sendable {
-        public var samples: [Float]
+        /// The analysed signal times the gain and the limiter's curve.
+        public var output: GainedSamples
         /// The gain applied before the limiter, in dB.
         public var gainDB: Double
         public var isGainCapped: Bool
-        /// The estimated loudness of `samples`, in LUFS.
+        /// The estimated loudness of `output`, in LUFS.
         public var loudness: Double?
         public var limiter: TruePeakLimiter.Measurement
     }
 
-    /// What the gain search needs of a signal, computed once: its per-interval true peaks and
-    /// its K-weighted power. Reused across encode passes.
+    /// What the gain search needs of a signal, computed once: its true peak and K-weighted power
+    /// per `GainCurve` block. Reused across encode passes; the samples are shared, not copied.
     public struct Analysis: Sendable {
         let samples: [Float]
         let sampleRate: Int
-        let intervalPeaks: [Float]
+        let blockPeaks: [Float]
         let weighting: KWeighting
         /// The signal's loudness in LUFS, nil for silence.
         public let loudness: Double?
         /// The signal's true peak in dBTP, nil for silence.
         public var truePeak: Double? {
-            let peak = intervalPeaks.max() ?? 0
+            let peak = blockPeaks.max() ?? 0
             return peak > 0 ? 20 * log10(Double(peak)) : nil
         }
     }
@@ -76,36 +77,38 @@ public struct Normalizer: Sendable {
         let weighting = KWeighting(samples, sampleRate: sampleRate)
         return Analysis(
             samples: samples, sampleRate: sampleRate,
-            intervalPeaks: TruePeakLimiter().intervalPeaks(of: samples),
+            blockPeaks: TruePeakLimiter.blockPeaks(of: samples),
             weighting: weighting, loudness: weighting.loudness())
     }
 
-    /// Applies gain and limiting to a copy of the analysed signal so that the result measures
-    /// `target` LUFS with its true peak under `limiterCeiling` dBTP.
+    /// The gain and limiting that make the analysed signal measure `target` LUFS with its true
+    /// peak under `limiterCeiling` dBTP.
     ///
     /// Limiting takes loudness away, and the more gain the more it takes, so the gain is found
-    /// by the secant method. Each step only recomputes the limiter's gain curve and a weighted
-    /// sum; the audio itself is touched once, at the end.
+    /// by the secant method. Each step only recomputes the limiter's block curve and a weighted
+    /// sum per block; the audio itself is never copied.
     public func apply(_ analysis: Analysis, target: Double, limiterCeiling: Double) -> Pass {
         var limiterConfiguration = configuration.limiter
         limiterConfiguration.ceilingDB = limiterCeiling
         let limiter = TruePeakLimiter(configuration: limiterConfiguration)
         let maximumGain = configuration.maximumGain
         guard let loudness = analysis.loudness else {
-            return Pass(samples: analysis.samples, gainDB: 0, isGainCapped: false, loudness: nil,
+            return Pass(output: GainedSamples(analysis.samples), gainDB: 0, isGainCapped: false, loudness: nil,
                         limiter: .init(maximumReductionDB: 0, reducedFraction: 0))
         }
 
-        typealias Step = (gain: Double, level: Double?, curve: [Float]?, limiter: TruePeakLimiter.Measurement)
+        typealias Step = (gain: Double, level: Double?, curve: GainCurve?, limiter: TruePeakLimiter.Measurement)
         func evaluate(_ gain: Double) -> Step {
             let applied = min(gain, maximumGain)
             let linear = Float(pow(10, applied / 20))
-            guard let limited = limiter.envelope(intervalPeaks: analysis.intervalPeaks, gain: linear, sampleRate: analysis.sampleRate) else {
+            guard let limited = limiter.envelope(
+                blockPeaks: analysis.blockPeaks, sampleCount: analysis.samples.count,
+                gain: linear, sampleRate: analysis.sampleRate)
+            else {
                 return (gain, loudness + applied, nil, .init(maximumReductionDB: 0, reducedFraction: 0))
             }
             return (gain, analysis.weighting.loudness(gain: limited.curve, scale: linear), limited.curve, limited.measurement)
         }
-
         var step = evaluate(min(target - loudness, maximumGain))
         var previous: Step?
         var isCapped = false
@@ -127,14 +130,7 @@ public struct Normalizer: Sendable {
         if step.gain >= maximumGain, let level = step.level, level < target - 0.01 { isCapped = true }
 
         let applied = min(step.gain, maximumGain)
-        let linear = Float(pow(10, applied / 20))
-        var output = analysis.samples
-        if let curve = step.curve {
-            for i in output.indices { output[i] *= linear * curve[i] }
-        } else {
-            for i in output.indices { output[i] *= linear }
-        }
-        return Pass(samples: output, gainDB: applied, isGainCapped: isCapped,
-                    loudness: step.level, limiter: step.limiter)
+        return Pass(output: GainedSamples(analysis.samples, scale: Float(pow(10, applied / 20)), curve: step.curve),
+                    gainDB: applied, isGainCapped: isCapped, loudness: step.level, limiter: step.limiter)
     }
 }

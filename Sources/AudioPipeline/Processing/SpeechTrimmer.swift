@@ -57,16 +57,26 @@ public struct SpeechTrimmer: Sendable {
     ///
     /// - Throws: the same errors as `measure(_:sampleRate:)`.
     public func trim(_ samples: [Float], sampleRate: Int = 48_000) throws -> TrimmedAudio {
+        var kept = samples
+        let measurement = try trim(&kept, sampleRate: sampleRate)
+        return TrimmedAudio(samples: kept, measurement: measurement)
+    }
+
+    /// Cuts `samples` down to the speech plus padding where they lie, with the same fades, so a
+    /// long recording is not copied. Returns what was found; on error `samples` is unchanged.
+    public func trim(_ samples: inout [Float], sampleRate: Int = 48_000) throws -> Measurement {
         let measurement = try measure(samples, sampleRate: sampleRate)
-        var kept = Array(samples[measurement.keptStartSample..<measurement.keptEndSample])
+        let count = samples.count
+        samples.removeSubrange(measurement.keptEndSample..<count)
+        samples.removeSubrange(0..<measurement.keptStartSample)
         let fadeLength = Int((configuration.fadeDuration * Double(sampleRate)).rounded())
         Self.applyFades(
-            to: &kept,
+            to: &samples,
             length: fadeLength,
             fadeIn: measurement.keptStartSample > 0,
-            fadeOut: measurement.keptEndSample < samples.count
+            fadeOut: measurement.keptEndSample < count
         )
-        return TrimmedAudio(samples: kept, measurement: measurement)
+        return measurement
     }
 
     private func noSpeechReason(_ analysis: Analysis) -> String {

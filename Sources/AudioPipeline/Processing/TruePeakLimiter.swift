@@ -2,11 +2,12 @@ import Foundation
 
 /// A look-ahead limiter that keeps the true (inter-sample) peak under a ceiling.
 ///
-/// For each sample it finds the gain the true peak needs, takes the minimum over the look-ahead
-/// window, smooths that with a moving average of the same length (so the gain is already down
-/// when the peak arrives) and recovers with an exponential release. The gain never exceeds what
-/// any peak needs, so the ceiling holds; away from peaks the gain is exactly 1, so a signal that
-/// stays below the ceiling passes untouched.
+/// It works on `GainCurve` blocks of 16 samples. For each block it finds the gain the block's
+/// true peak needs, takes the minimum over the look-ahead window, smooths that with a moving
+/// average of the same length (so the gain is already down when the peak arrives) and recovers
+/// with an exponential release. The gain never exceeds what any peak needs, so the ceiling
+/// holds; away from peaks the gain is exactly 1, so a signal that stays below the ceiling
+/// passes untouched. Working per block keeps its memory at a sixteenth of the signal's.
 public struct TruePeakLimiter: Sendable {
     public struct Configuration: Sendable, Equatable {
         /// The true-peak ceiling in dBTP. Default: -1.
@@ -29,84 +30,92 @@ public struct TruePeakLimiter: Sendable {
     }
 
     public var configuration: Configuration
-    private let estimator = InterSamplePeakEstimator()
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
     }
 
-    /// The true peak of each sample interval [n, n+1) of `samples`, linear: the quantity the
+    /// The highest true peak within each `GainCurve` block of `samples`, linear: what the
     /// limiter works on. It scales with the signal, so it is computed once per signal.
-    public func intervalPeaks(of samples: [Float]) -> [Float] {
-        estimator.intervalPeaks(of: samples)
+    public static func blockPeaks(of samples: UnsafeBufferPointer<Float>) -> [Float] {
+        var collector = BlockPeakCollector(sampleCount: samples.count)
+        collector.append(samples)
+        return collector.finish()
+    }
+
+    public static func blockPeaks(of samples: [Float]) -> [Float] {
+        samples.withUnsafeBufferPointer { blockPeaks(of: $0) }
     }
 
     /// The gain curve that keeps `gain · samples` under the ceiling, given the signal's
-    /// `intervalPeaks`; nil when no sample needs any reduction.
-    public func envelope(intervalPeaks peaks: [Float], gain: Float, sampleRate: Int) -> (curve: [Float], measurement: Measurement)? {
+    /// `blockPeaks`; nil when no sample needs any reduction.
+    public func envelope(blockPeaks peaks: [Float], sampleCount: Int, gain: Float, sampleRate: Int) -> (curve: GainCurve, measurement: Measurement)? {
         let ceiling = Float(pow(10, configuration.ceilingDB / 20)) / gain
-        var needed: [Float]?
-        for n in 0..<peaks.count where peaks[n] > ceiling {
-            if needed == nil { needed = [Float](repeating: 1, count: peaks.count) }
-            needed![n] = ceiling / peaks[n]
+        guard let loudest = peaks.max(), loudest > ceiling else { return nil }
+        let size = Double(GainCurve.blockSize)
+        let lookAhead = max(1, Int((configuration.lookAheadSeconds * Double(sampleRate) / size).rounded()))
+        let release = Float(exp(-size / (configuration.releaseSeconds * Double(sampleRate))))
+        let values = peaks.withUnsafeBufferPointer { peaks in
+            // A block's value must hold for its neighbours too, since samples interpolate
+            // between two blocks (see `GainCurve`).
+            let last = peaks.count - 1
+            return Self.envelope(count: peaks.count, lookAhead: lookAhead, release: release) { k in
+                let peak = max(peaks[max(0, k - 1)], peaks[k], peaks[min(last, k + 1)])
+                return peak > ceiling ? ceiling / peak : 1
+            }
         }
-        guard let needed else { return nil }
-        let lookAhead = max(1, Int(configuration.lookAheadSeconds * Double(sampleRate)))
-        let release = Float(exp(-1 / (configuration.releaseSeconds * Double(sampleRate))))
-        let curve = Self.envelope(needed: needed, lookAhead: lookAhead, release: release)
         var minimum: Float = 1
         var reduced = 0
-        for g in curve where g < 1 {
+        for g in values where g < 1 {
             reduced += 1
             minimum = min(minimum, g)
         }
-        return (curve, Measurement(
+        return (GainCurve(values: values, sampleCount: sampleCount), Measurement(
             maximumReductionDB: 20 * log10(Double(minimum)),
-            reducedFraction: Double(reduced) / Double(curve.count)))
+            reducedFraction: Double(reduced) / Double(values.count)))
     }
 
-    /// Multiplies `samples` by `gain` (linear) and limits the result in place.
-    public func process(_ samples: inout [Float], gain: Float, sampleRate: Int) -> Measurement {
-        let peaks = intervalPeaks(of: samples)
-        let limited = envelope(intervalPeaks: peaks, gain: gain, sampleRate: sampleRate)
-        for i in samples.indices { samples[i] *= gain * (limited?.curve[i] ?? 1) }
-        return limited?.measurement ?? Measurement(maximumReductionDB: 0, reducedFraction: 0)
-    }
-
-    /// Sliding minimum over the next `lookAhead` samples, a moving average of the same length,
-    /// then a release that may only lower the gain further.
-    static func envelope(needed: [Float], lookAhead: Int, release: Float) -> [Float] {
-        let count = needed.count
-        // Forward-looking sliding minimum with a monotonic deque of indices.
-        var minimum = [Float](repeating: 1, count: count)
-        var deque = [Int](repeating: 0, count: count)
-        var head = 0, tail = 0
+    /// Sliding minimum of `needed` over the next `lookAhead` blocks, a moving average of the
+    /// same length, then a release that may only lower the gain further. Every output value is
+    /// at most the `needed` value of its own block: each minimum in the average covers it (the
+    /// ones before the start stand for the first). One pass; besides the output it keeps only `lookAhead` values.
+    static func envelope(count: Int, lookAhead: Int, release: Float, needed: (Int) -> Float) -> [Float] {
+        var output = [Float](repeating: 1, count: count)
+        // Forward-looking sliding minimum: a monotonic deque of (index, value), in a ring.
+        let capacity = lookAhead + 1
+        var dequeIndex = [Int](repeating: 0, count: capacity)
+        var dequeValue = [Float](repeating: 1, count: capacity)
+        var head = 0, size = 0
         var next = 0
+        // The last `lookAhead` minima, for the moving average. Before the start they count as
+        // the first one, so that a signal which starts on a peak starts with its gain down.
+        var recent = [Float](repeating: 1, count: lookAhead)
+        var sum = Double(lookAhead)
+        var gain: Float = 1
         for n in 0..<count {
             let windowEnd = min(count - 1, n + lookAhead - 1)
             while next <= windowEnd {
-                while tail > head, needed[deque[tail - 1]] >= needed[next] { tail -= 1 }
-                deque[tail] = next; tail += 1
+                let value = needed(next)
+                while size > 0, dequeValue[(head + size - 1) % capacity] >= value { size -= 1 }
+                dequeIndex[(head + size) % capacity] = next
+                dequeValue[(head + size) % capacity] = value
+                size += 1
                 next += 1
             }
-            while deque[head] < n { head += 1 }
-            minimum[n] = needed[deque[head]]
-        }
-        // Moving average over the previous `lookAhead` values (values before the start count as 1).
-        var smoothed = [Float](repeating: 1, count: count)
-        var sum = Double(lookAhead)
-        for n in 0..<count {
-            sum += Double(minimum[n])
-            sum -= n >= lookAhead ? Double(minimum[n - lookAhead]) : 1
-            smoothed[n] = Float(sum / Double(lookAhead))
-        }
-        // Exponential release towards 1, never above the smoothed gain.
-        var gain: Float = 1
-        for n in 0..<count {
+            while dequeIndex[head] < n { head = (head + 1) % capacity; size -= 1 }
+            let minimum = dequeValue[head]
+            if n == 0 {
+                for i in recent.indices { recent[i] = minimum }
+                sum = Double(minimum) * Double(lookAhead)
+            }
+            let slot = n % lookAhead
+            sum += Double(minimum) - Double(recent[slot])
+            recent[slot] = minimum
+            // Exponential release towards 1, never above the smoothed gain.
             let released = 1 - (1 - gain) * release
-            gain = min(smoothed[n], released)
-            smoothed[n] = gain
+            gain = min(Float(sum / Double(lookAhead)), released)
+            output[n] = gain
         }
-        return smoothed
+        return output
     }
 }

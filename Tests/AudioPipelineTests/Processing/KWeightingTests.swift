@@ -35,7 +35,7 @@ import Testing
         let samples = Self.speechLike(seconds: 5)
         let weighting = KWeighting(samples, sampleRate: 48_000)
         let plain = try #require(weighting.loudness())
-        let gained = try #require(weighting.loudness(gain: [Float](repeating: 0.5, count: samples.count), scale: 2))
+        let gained = try #require(weighting.loudness(gain: GainCurve(repeating: 0.5, sampleCount: samples.count), scale: 2))
         #expect(abs(plain - gained) < 1e-3)
     }
 }

@@ -1,0 +1,115 @@
+/// A gain that changes slowly along a signal, kept as one value per block of `blockSize`
+/// samples: a minute of audio needs 180,000 values instead of 2.9 million.
+///
+/// Each value belongs to its block's centre, and a sample between two centres gets the linear
+/// interpolation of the two (the first and last half-blocks take their block's value). So the
+/// gain at any sample lies between the values of its own block and one neighbour: a curve whose
+/// every value is safe for its block and both neighbours is safe at every sample.
+public struct GainCurve: Sendable, Equatable {
+    public static let blockSize = 16
+
+    /// One linear gain per block.
+    public var values: [Float]
+    /// The length of the signal the curve belongs to.
+    public let sampleCount: Int
+
+    public init(values: [Float], sampleCount: Int) {
+        precondition(values.count == Self.blockCount(sampleCount), "one value per block of \(Self.blockSize) samples")
+        self.values = values
+        self.sampleCount = sampleCount
+    }
+
+    public init(repeating value: Float, sampleCount: Int) {
+        self.init(values: [Float](repeating: value, count: Self.blockCount(sampleCount)), sampleCount: sampleCount)
+    }
+
+    public static func blockCount(_ sampleCount: Int) -> Int {
+        (sampleCount + blockSize - 1) / blockSize
+    }
+
+    /// The gain at sample `n`.
+    public func gain(at n: Int) -> Float {
+        let (first, second, fraction) = position(n)
+        return values[first] + (values[second] - values[first]) * fraction
+    }
+
+    /// The two block values around sample `n` and how far `n` lies from the first to the second.
+    @inline(__always)
+    private func position(_ n: Int) -> (Int, Int, Float) {
+        let block = n / Self.blockSize
+        let offset = Float(n - block * Self.blockSize) - Float(Self.blockSize - 1) / 2
+        let last = values.count - 1
+        if offset < 0 {
+            return (max(0, block - 1), block, 1 + offset / Float(Self.blockSize))
+        }
+        return (block, min(last, block + 1), offset / Float(Self.blockSize))
+    }
+
+    /// The block-wise product of two curves over the same signal.
+    public static func * (lhs: GainCurve, rhs: GainCurve) -> GainCurve {
+        precondition(lhs.sampleCount == rhs.sampleCount)
+        var product = lhs
+        for k in product.values.indices { product.values[k] *= rhs.values[k] }
+        return product
+    }
+
+    /// Writes `scale · gain(n) · source[n]` for every n in `range` to `output[n - range.lowerBound]`.
+    func apply(scale: Float, to source: UnsafeBufferPointer<Float>, range: Range<Int>, into output: UnsafeMutablePointer<Float>) {
+        values.withUnsafeBufferPointer { values in
+            let last = values.count - 1
+            var n = range.lowerBound
+            while n < range.upperBound {
+                // One run per half-block, where the same two values are interpolated.
+                let block = n / Self.blockSize
+                let offset = n - block * Self.blockSize
+                let half = Self.blockSize / 2
+                let runEnd = min(range.upperBound, block * Self.blockSize + (offset < half ? half : Self.blockSize))
+                let first = offset < half ? max(0, block - 1) : block
+                let second = offset < half ? block : min(last, block + 1)
+                let a = values[first] * scale
+                let step = (values[second] - values[first]) * scale / Float(Self.blockSize)
+                let centre = first * Self.blockSize
+                let half1 = Float(Self.blockSize - 1) / 2
+                for i in n..<runEnd {
+                    let g = first == second ? a : a + step * (Float(i - centre) - half1)
+                    output[i - range.lowerBound] = source[i] * g
+                }
+                n = runEnd
+            }
+        }
+    }
+}
+
+/// Samples times a gain and an optional gain curve, rendered piece by piece when asked, so the
+/// scaled signal never needs a whole-message copy.
+public struct GainedSamples: Sendable {
+    public var samples: [Float]
+    public var scale: Float
+    public var curve: GainCurve?
+
+    public init(_ samples: [Float], scale: Float = 1, curve: GainCurve? = nil) {
+        precondition(curve == nil || curve!.sampleCount == samples.count)
+        self.samples = samples
+        self.scale = scale
+        self.curve = curve
+    }
+
+    public var count: Int { samples.count }
+
+    /// Writes samples `range` (clipped to the signal; zeros past its end) to `output`.
+    public func render(_ range: Range<Int>, into output: UnsafeMutablePointer<Float>) {
+        let end = min(range.upperBound, samples.count)
+        let start = min(range.lowerBound, end)
+        samples.withUnsafeBufferPointer { source in
+            if let curve {
+                curve.apply(scale: scale, to: source, range: start..<end, into: output)
+            } else {
+                for i in start..<end { output[i - range.lowerBound] = source[i] * scale }
+            }
+        }
+        if end - range.lowerBound < range.count {
+            let filled = max(0, end - range.lowerBound)
+            (output + filled).update(repeating: 0, count: range.count - filled)
+        }
+    }
+}
