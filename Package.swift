@@ -17,6 +17,7 @@ let package = Package(
     products: [
         .library(name: "AudioPipeline", targets: ["AudioPipeline"]),
         .executable(name: "voicemsg", targets: ["voicemsg"]),
+        .executable(name: "voicemsg-server", targets: ["voicemsg-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -52,12 +53,21 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // The command line. It keeps to AudioPipeline, so `voicemsg encode` starts small;
+        // `voicemsg serve` and `voicemsg worker` exec voicemsg-server.
         .executableTarget(
             name: "voicemsg",
             dependencies: [
                 "AudioPipeline",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "voicemsg-server",
+            dependencies: [
                 "VoicemsgServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

@@ -13,7 +13,12 @@ struct Voicemsg: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             EncodeCommand.self, InspectCommand.self, ConvertCommand.self, SimulateCommand.self,
-            ServeCommand.self, WorkerCommand.self,
+            ServeHandOff.self, WorkerHandOff.self,
         ]
     )
+
+    static func main() async {
+        ServerHandOff.execIfServerCommand()
+        await main(nil)
+    }
 }

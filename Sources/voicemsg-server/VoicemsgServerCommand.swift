@@ -1,0 +1,18 @@
+import ArgumentParser
+
+/// The server half of voicemsg: the HTTP API and the queue workers. `voicemsg serve` and
+/// `voicemsg worker` hand over to this program, so the `voicemsg` that encodes on a laptop
+/// carries none of the networking and database code (see `ServerHandOff`).
+@main
+struct VoicemsgServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "voicemsg-server",
+        abstract: "Serve voice-message uploads and process them on a durable queue.",
+        discussion: """
+            Usually started as `voicemsg serve` or `voicemsg worker`, which run this program \
+            with the same arguments.
+            """,
+        version: "0.1.0",
+        subcommands: [ServeCommand.self, WorkerCommand.self]
+    )
+}

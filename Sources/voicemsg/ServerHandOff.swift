@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+
+/// `voicemsg serve` and `voicemsg worker` run a second program, `voicemsg-server`, installed
+/// beside this one, with the same arguments and in the same process (exec, so signals, exit
+/// status and the process id are the server's own).
+///
+/// The server brings SwiftNIO, Hummingbird, PostgresNIO, GRDB and BoringSSL. Linked into the
+/// encoder they made every `voicemsg encode` load and relocate a 180 MB binary before reading
+/// a sample; apart, the encoder starts in a fraction of the memory.
+enum ServerHandOff {
+    static let program = "voicemsg-server"
+    static let commands = ["serve", "worker"]
+
+    /// Replaces this process with `voicemsg-server` when the command line asks for a server
+    /// command (its `--help` included); returns otherwise.
+    static func execIfServerCommand(_ arguments: [String] = CommandLine.arguments) {
+        guard arguments.count > 1, commands.contains(arguments[1]) else { return }
+        let forwarded = [program] + arguments.dropFirst()
+        let argv = forwarded.map { strdup($0) } + [nil]
+        if let sibling = siblingPath() {
+            execv(sibling, argv)
+        }
+        execvp(program, argv)
+        let reason = String(cString: strerror(errno))
+        printError("voicemsg: cannot start \(program) (\(reason)); it is built with voicemsg and must be installed beside it")
+        exit(ExitStatus.failure)
+    }
+
+    /// `voicemsg-server` in the directory this executable lives in, symlinks resolved.
+    private static func siblingPath() -> String? {
+        guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return nil }
+        let candidate = executable.deletingLastPathComponent().appendingPathComponent(program).path
+        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
+    }
+}
+
+/// Listed in `voicemsg --help`; the command line never reaches them, because
+/// `ServerHandOff` execs `voicemsg-server` first.
+struct ServeHandOff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the upload server and its workers (voicemsg-server serve; see voicemsg serve --help).")
+    @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
+    func run() throws { ServerHandOff.execIfServerCommand(["voicemsg", "serve"] + arguments) }
+}
+
+struct WorkerHandOff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Process queued uploads from PostgreSQL (voicemsg-server worker; see voicemsg worker --help).")
+    @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
+    func run() throws { ServerHandOff.execIfServerCommand(["voicemsg", "worker"] + arguments) }
+}
