@@ -53,11 +53,10 @@ public struct OpusEncoder: Sendable {
     /// Encodes `source`, rendering it frame by frame: the gained signal is never held whole.
     public func encode(_ source: GainedSamples, inputSampleRate: Int, tags: OpusTags) throws -> OpusStream {
         try validate()
-        let samples = source.samples
         let preSkip = try EncoderHandle(configuration: configuration).lookahead()
         let frameSize = self.frameSize
-        let frameCount = max(1, (samples.count + preSkip + frameSize - 1) / frameSize)
-        let bounds = segmentBounds(samples, frameCount: frameCount)
+        let frameCount = max(1, (source.count + preSkip + frameSize - 1) / frameSize)
+        let bounds = segmentBounds(source.source, frameCount: frameCount)
 
         var pieces = [Result<[[UInt8]], Error>](repeating: .success([]), count: bounds.count - 1)
         let configuration = self.configuration
@@ -78,20 +77,26 @@ public struct OpusEncoder: Sendable {
         for piece in pieces { packets.append(contentsOf: try piece.get()) }
         return OpusStream(
             channelCount: 1, preSkip: preSkip, inputSampleRate: inputSampleRate,
-            packets: packets, validSampleCount: Int64(samples.count), tags: tags)
+            packets: packets, validSampleCount: Int64(source.count), tags: tags)
     }
 
     /// Frames an encoder after the first encodes and drops before its first kept frame: 200 ms.
     static let warmUpFrames = 10
 
     /// Frame indices where segments start, plus `frameCount` at the end.
-    private func segmentBounds(_ samples: [Float], frameCount: Int) -> [Int] {
+    private func segmentBounds(_ samples: any SampleSource, frameCount: Int) -> [Int] {
         let segments = configuration.segments
         let minimumFrames = Int(configuration.minimumSegmentSeconds * 1000) / configuration.frameMilliseconds
         guard segments > 1, frameCount >= segments * minimumFrames else { return [0, frameCount] }
         // Energy per frame, on the input grid (the encoder's delay shifts all encoders alike).
         var energy = [Double](repeating: 0, count: frameCount)
-        for (i, value) in samples.enumerated() { energy[i / frameSize] += Double(value * value) }
+        var position = 0
+        samples.forEachChunk(chunk: frameSize) { frame in
+            var sum = 0.0
+            for value in frame { sum += Double(value * value) }
+            energy[position / frameSize] += sum
+            position += frame.count
+        }
         var bounds = [0]
         for k in 1..<segments {
             let centre = frameCount * k / segments

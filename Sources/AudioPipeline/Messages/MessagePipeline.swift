@@ -24,44 +24,60 @@ public struct MessagePipeline: Sendable {
     private func run(_ input: AudioInput, metadata: MessageMetadata) throws -> ProcessedMessage {
         var clock = StageClock()
 
-        // The message is held whole once, at 48 kHz: decoded and resampled a block at a time,
-        // then conditioned and trimmed where it lies. Everything after works from this array
-        // or on per-block summaries of it.
+        // The message is held whole once, at 48 kHz in 16 bits a sample (`CompactSignal`):
+        // decoded and resampled a block at a time, then conditioned in place while the trimmer
+        // measures its frames. Everything after reads the kept span from it piece by piece, or
+        // works on per-block summaries of it.
         let rate = configuration.resampler.outputRate
-        var samples: [Float] = []
+        var signal = CompactSignal()
+        var sum = 0.0
         var resampler: Resampler.Stream?
         var inputRate = rate
         var resampleSeconds = 0.0
+        func keep(_ block: UnsafeBufferPointer<Float>) {
+            signal.append(block)
+            for value in block { sum += Double(value) }
+        }
         let source = try AudioDecoder.decode(input, limits: configuration.limits, begin: { format in
             inputRate = format.sampleRate
-            samples.reserveCapacity(Int(Double(format.frameCount) * Double(rate) / Double(format.sampleRate)) + 64)
+            signal = CompactSignal(reservingCapacity: Int(Double(format.frameCount) * Double(rate) / Double(format.sampleRate)) + 64)
         }, samples: { block in
-            guard inputRate != rate else { return samples.append(contentsOf: block) }
+            guard inputRate != rate else { return keep(block) }
             let start = DispatchTime.now().uptimeNanoseconds
             if resampler == nil { resampler = try Resampler.Stream(from: inputRate, to: rate) }
-            try resampler!.process(block) { samples.append(contentsOf: $0) }
+            try resampler!.process(block, output: keep)
             resampleSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         })
-        try resampler?.finish { samples.append(contentsOf: $0) }
+        try resampler?.finish(output: keep)
         resampler = nil
+        signal.finish()
         clock.lap("decode")
         clock.move(resampleSeconds, from: "decode", to: "resample")
 
-        Conditioner(configuration: configuration.conditioner).process(&samples, sampleRate: rate)
+        let trimmer = SpeechTrimmer(configuration: configuration.trimmer)
+        var levels = trimmer.frameLevelMeter(sampleRate: rate)
+        var conditioner = Conditioner(configuration: configuration.conditioner)
+            .stream(mean: Float(sum / Double(max(1, signal.count))), sampleRate: rate)
+        signal.transform { block in
+            conditioner.process(block)
+            levels.append(UnsafeBufferPointer(block))
+        }
         clock.lap("condition")
 
-        let measurement = try SpeechTrimmer(configuration: configuration.trimmer).trim(&samples, sampleRate: rate)
+        let measurement = try trimmer.measure(
+            levels.finish(configuration: trimmer.configuration), sampleCount: signal.count, sampleRate: rate)
+        let kept = trimmer.keptSpan(of: signal, measurement: measurement)
         clock.lap("trim")
 
         let normalizer = Normalizer(configuration: configuration.normalizer)
-        let analysis = normalizer.analyze(samples, sampleRate: rate)
+        let meter = try LoudnessMeter.Session(sampleRate: rate, expectedFrames: kept.count, truePeak: false)
+        let analysis = try normalizer.analyze(kept, sampleRate: rate) { try meter.add($0) }
         let before = LoudnessMeasurement(
-            integratedLoudness: try LoudnessMeter.measure(samples, sampleRate: rate, truePeak: false).integratedLoudness,
-            truePeak: analysis.truePeak, isUngated: samples.count < rate * 4 / 10)
+            integratedLoudness: try meter.result().integratedLoudness,
+            truePeak: analysis.truePeak, isUngated: kept.count < rate * 4 / 10)
         guard before.integratedLoudness != nil else {
             throw AudioPipelineError(.noSpeech, "the speech span is digital silence")
         }
-        samples = []  // `analysis` holds the same storage.
         clock.lap("measure")
 
         let encoded = try normalizeAndEncode(

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Removes DC offset and rumble below the voice band: the mean is subtracted, then a
-/// second-order Butterworth high-pass (12 dB/octave) runs at the cutoff. Handling noise, wind
-/// and desk thumps sit below the cutoff; a voice's fundamental sits above it.
+/// second-order Butterworth high-pass (12 dB/octave) runs at the cutoff. Handling noise, wind and desk thumps
+/// sit below the cutoff; a voice's fundamental sits above it.
 public struct Conditioner: Sendable {
     public struct Configuration: Sendable, Equatable {
         /// High-pass cutoff in Hz. Default: 75 Hz. Zero disables the filter.
@@ -21,17 +21,30 @@ public struct Conditioner: Sendable {
         guard !samples.isEmpty else { return }
         var sum = 0.0
         for value in samples { sum += Double(value) }
-        let mean = Float(sum / Double(samples.count))
+        var stream = stream(mean: Float(sum / Double(samples.count)), sampleRate: sampleRate)
+        samples.withUnsafeMutableBufferPointer { stream.process($0) }
+    }
 
-        guard configuration.highPassHz > 0, configuration.highPassHz < Double(sampleRate) / 2 else {
-            for i in samples.indices { samples[i] -= mean }
-            return
-        }
-        var filter = Biquad.highPass(cutoff: configuration.highPassHz, sampleRate: Double(sampleRate))
-        samples.withUnsafeMutableBufferPointer { buffer in
-            for i in 0..<buffer.count {
-                buffer[i] = Float(filter.process(Double(buffer[i] - mean)))
+    /// Conditioning for a signal that is processed in pieces, in order, once its mean is known.
+    public func stream(mean: Float, sampleRate: Int) -> Stream {
+        let usesFilter = configuration.highPassHz > 0 && configuration.highPassHz < Double(sampleRate) / 2
+        guard usesFilter else { return Stream(mean: mean, filter: nil) }
+        let rate = Double(sampleRate), cutoff = configuration.highPassHz
+        return Stream(mean: mean, filter: Biquad.highPass(cutoff: cutoff, sampleRate: rate))
+    }
+
+    public struct Stream {
+        let mean: Float
+        var filter: Biquad?
+
+        /// Conditions the next piece in place.
+        public mutating func process(_ samples: UnsafeMutableBufferPointer<Float>) {
+            guard var filter else {
+                for i in samples.indices { samples[i] -= mean }
+                return
             }
+            for i in samples.indices { samples[i] = Float(filter.process(Double(samples[i] - mean))) }
+            self.filter = filter
         }
     }
 }

@@ -53,8 +53,8 @@ public struct GainCurve: Sendable, Equatable {
         return product
     }
 
-    /// Writes `scale · gain(n) · source[n]` for every n in `range` to `output[n - range.lowerBound]`.
-    func apply(scale: Float, to source: UnsafeBufferPointer<Float>, range: Range<Int>, into output: UnsafeMutablePointer<Float>) {
+    /// Multiplies `output[n - range.lowerBound]` by `scale · gain(n)` for every n in `range`.
+    func apply(scale: Float, range: Range<Int>, to output: UnsafeMutablePointer<Float>) {
         values.withUnsafeBufferPointer { values in
             let last = values.count - 1
             var n = range.lowerBound
@@ -72,7 +72,7 @@ public struct GainCurve: Sendable, Equatable {
                 let half1 = Float(Self.blockSize - 1) / 2
                 for i in n..<runEnd {
                     let g = first == second ? a : a + step * (Float(i - centre) - half1)
-                    output[i - range.lowerBound] = source[i] * g
+                    output[i - range.lowerBound] *= g
                 }
                 n = runEnd
             }
@@ -80,31 +80,32 @@ public struct GainCurve: Sendable, Equatable {
     }
 }
 
-/// Samples times a gain and an optional gain curve, rendered piece by piece when asked, so the
-/// scaled signal never needs a whole-message copy.
+/// A signal times a gain and an optional gain curve, rendered piece by piece when asked, so the
+/// gained signal never needs a whole-message copy.
 public struct GainedSamples: Sendable {
-    public var samples: [Float]
+    public var source: any SampleSource
     public var scale: Float
     public var curve: GainCurve?
 
-    public init(_ samples: [Float], scale: Float = 1, curve: GainCurve? = nil) {
-        precondition(curve == nil || curve!.sampleCount == samples.count)
-        self.samples = samples
+    public init(_ source: any SampleSource, scale: Float = 1, curve: GainCurve? = nil) {
+        precondition(curve == nil || curve!.sampleCount == source.count)
+        self.source = source
         self.scale = scale
         self.curve = curve
     }
 
-    public var count: Int { samples.count }
+    public var count: Int { source.count }
 
-    /// Writes samples `range` (clipped to the signal; zeros past its end) to `output`.
+    /// Writes samples `range` to `output`, with zeros past the end of the signal.
     public func render(_ range: Range<Int>, into output: UnsafeMutablePointer<Float>) {
-        let end = min(range.upperBound, samples.count)
+        let end = min(range.upperBound, source.count)
         let start = min(range.lowerBound, end)
-        samples.withUnsafeBufferPointer { source in
+        if start < end {
+            source.read(start..<end, into: output)
             if let curve {
-                curve.apply(scale: scale, to: source, range: start..<end, into: output)
-            } else {
-                for i in start..<end { output[i - range.lowerBound] = source[i] * scale }
+                curve.apply(scale: scale, range: start..<end, to: output)
+            } else if scale != 1 {
+                for i in 0..<(end - start) { output[i] *= scale }
             }
         }
         if end - range.lowerBound < range.count {

@@ -14,26 +14,51 @@ struct KWeighting {
     let sampleCount: Int
     let sampleRate: Int
 
-    init(_ samples: UnsafeBufferPointer<Float>, sampleRate: Int) {
-        var shelf = Biquad.kWeightingShelf(sampleRate: Double(sampleRate))
-        var highPass = Biquad.kWeightingHighPass(sampleRate: Double(sampleRate))
-        let size = GainCurve.blockSize
-        var power = [Float](repeating: 0, count: GainCurve.blockCount(samples.count))
-        for block in power.indices {
-            var sum = 0.0
-            for i in (block * size)..<min(samples.count, (block + 1) * size) {
-                let y = highPass.process(shelf.process(Double(samples[i])))
-                sum += y * y
-            }
-            power[block] = Float(sum)
-        }
-        blockPower = power
-        sampleCount = samples.count
-        self.sampleRate = sampleRate
+    init(_ samples: [Float], sampleRate: Int) {
+        var builder = Builder(sampleRate: sampleRate)
+        samples.withUnsafeBufferPointer { builder.append($0) }
+        self = builder.finish()
     }
 
-    init(_ samples: [Float], sampleRate: Int) {
-        self = samples.withUnsafeBufferPointer { KWeighting($0, sampleRate: sampleRate) }
+    /// Builds a `KWeighting` from a signal that arrives in pieces.
+    struct Builder {
+        private var shelf, highPass: Biquad
+        private var power: [Float] = []
+        private var sum = 0.0
+        private var inBlock = 0
+        private var count = 0
+        let sampleRate: Int
+
+        init(sampleRate: Int) {
+            shelf = Biquad.kWeightingShelf(sampleRate: Double(sampleRate))
+            highPass = Biquad.kWeightingHighPass(sampleRate: Double(sampleRate))
+            self.sampleRate = sampleRate
+        }
+
+        mutating func append(_ samples: UnsafeBufferPointer<Float>) {
+            for sample in samples {
+                let y = highPass.process(shelf.process(Double(sample)))
+                sum += y * y
+                inBlock += 1
+                if inBlock == GainCurve.blockSize {
+                    power.append(Float(sum))
+                    sum = 0
+                    inBlock = 0
+                }
+            }
+            count += samples.count
+        }
+
+        mutating func finish() -> KWeighting {
+            if inBlock > 0 { power.append(Float(sum)) }
+            return KWeighting(blockPower: power, sampleCount: count, sampleRate: sampleRate)
+        }
+    }
+
+    private init(blockPower: [Float], sampleCount: Int, sampleRate: Int) {
+        self.blockPower = blockPower
+        self.sampleCount = sampleCount
+        self.sampleRate = sampleRate
     }
 
     /// Integrated loudness in LUFS of the input scaled by `scale` and `gain`, gated per

@@ -60,7 +60,7 @@ public struct Normalizer: Sendable {
     /// What the gain search needs of a signal, computed once: its true peak and K-weighted power
     /// per `GainCurve` block. Reused across encode passes; the samples are shared, not copied.
     public struct Analysis: Sendable {
-        let samples: [Float]
+        let source: any SampleSource
         let sampleRate: Int
         let blockPeaks: [Float]
         let weighting: KWeighting
@@ -74,11 +74,25 @@ public struct Normalizer: Sendable {
     }
 
     public func analyze(_ samples: [Float], sampleRate: Int) -> Analysis {
-        let weighting = KWeighting(samples, sampleRate: sampleRate)
+        analyze(samples, sampleRate: sampleRate) { _ in }
+    }
+
+    /// Analyses `source` in one pass over its pieces, which `observe` also sees (so a caller
+    /// can measure them too without reading the signal again).
+    public func analyze(
+        _ source: any SampleSource, sampleRate: Int, observe: (UnsafeBufferPointer<Float>) throws -> Void
+    ) rethrows -> Analysis {
+        var weighting = KWeighting.Builder(sampleRate: sampleRate)
+        var peaks = BlockPeakCollector(sampleCount: source.count)
+        try source.forEachChunk { piece in
+            weighting.append(piece)
+            peaks.append(piece)
+            try observe(piece)
+        }
+        let weighted = weighting.finish()
         return Analysis(
-            samples: samples, sampleRate: sampleRate,
-            blockPeaks: TruePeakLimiter.blockPeaks(of: samples),
-            weighting: weighting, loudness: weighting.loudness())
+            source: source, sampleRate: sampleRate, blockPeaks: peaks.finish(),
+            weighting: weighted, loudness: weighted.loudness())
     }
 
     /// The gain and limiting that make the analysed signal measure `target` LUFS with its true
@@ -93,7 +107,7 @@ public struct Normalizer: Sendable {
         let limiter = TruePeakLimiter(configuration: limiterConfiguration)
         let maximumGain = configuration.maximumGain
         guard let loudness = analysis.loudness else {
-            return Pass(output: GainedSamples(analysis.samples), gainDB: 0, isGainCapped: false, loudness: nil,
+            return Pass(output: GainedSamples(analysis.source), gainDB: 0, isGainCapped: false, loudness: nil,
                         limiter: .init(maximumReductionDB: 0, reducedFraction: 0))
         }
 
@@ -102,7 +116,7 @@ public struct Normalizer: Sendable {
             let applied = min(gain, maximumGain)
             let linear = Float(pow(10, applied / 20))
             guard let limited = limiter.envelope(
-                blockPeaks: analysis.blockPeaks, sampleCount: analysis.samples.count,
+                blockPeaks: analysis.blockPeaks, sampleCount: analysis.source.count,
                 gain: linear, sampleRate: analysis.sampleRate)
             else {
                 return (gain, loudness + applied, nil, .init(maximumReductionDB: 0, reducedFraction: 0))
@@ -130,7 +144,7 @@ public struct Normalizer: Sendable {
         if step.gain >= maximumGain, let level = step.level, level < target - 0.01 { isCapped = true }
 
         let applied = min(step.gain, maximumGain)
-        return Pass(output: GainedSamples(analysis.samples, scale: Float(pow(10, applied / 20)), curve: step.curve),
+        return Pass(output: GainedSamples(analysis.source, scale: Float(pow(10, applied / 20)), curve: step.curve),
                     gainDB: applied, isGainCapped: isCapped, loudness: step.level, limiter: step.limiter)
     }
 }

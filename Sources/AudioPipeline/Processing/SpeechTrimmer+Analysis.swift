@@ -15,10 +15,9 @@ extension SpeechTrimmer {
         var longestBurstSeconds: Double
     }
 
-    func analyze(_ samples: UnsafeBufferPointer<Float>, sampleRate: Int) -> Analysis {
+    func analyze(_ levels: FrameLevels, sampleRate: Int) -> Analysis {
         let rate = Double(sampleRate)
-        let frameLength = max(1, Int((configuration.frameDuration * rate).rounded()))
-        let levels = frameLevels(samples, frameLength: frameLength, sampleRate: rate)
+        let frameLength = levels.frameLength
         let voiceFloor = NoiseFloor(levels: levels.voice, configuration: configuration)
         let fricativeFloor = levels.fricative.map { NoiseFloor(levels: $0, configuration: configuration) }
 

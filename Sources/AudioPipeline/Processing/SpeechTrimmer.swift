@@ -29,13 +29,18 @@ public struct SpeechTrimmer: Sendable {
         guard sampleRate > 0 else {
             throw AudioPipelineError(.unsupportedInput, "cannot trim audio at a sample rate of \(sampleRate) Hz")
         }
-        let analysis = samples.withUnsafeBufferPointer { buffer in
-            analyze(buffer, sampleRate: sampleRate)
-        }
+        var meter = frameLevelMeter(sampleRate: sampleRate)
+        samples.withUnsafeBufferPointer { meter.append($0) }
+        return try measure(meter.finish(configuration: configuration), sampleCount: samples.count, sampleRate: sampleRate)
+    }
+
+    /// The same decision from frame levels measured as the audio streamed past, so that the
+    /// caller need not hold the samples as Float.
+    func measure(_ levels: FrameLevels, sampleCount count: Int, sampleRate: Int) throws -> Measurement {
+        let analysis = analyze(levels, sampleRate: sampleRate)
         guard let frames = analysis.speechFrames else {
             throw AudioPipelineError(.noSpeech, noSpeechReason(analysis))
         }
-        let count = samples.count
         let speechStart = min(count, frames.lowerBound * analysis.frameLength)
         let speechEnd = min(count, frames.upperBound * analysis.frameLength)
         let rate = Double(sampleRate)
@@ -57,26 +62,22 @@ public struct SpeechTrimmer: Sendable {
     ///
     /// - Throws: the same errors as `measure(_:sampleRate:)`.
     public func trim(_ samples: [Float], sampleRate: Int = 48_000) throws -> TrimmedAudio {
-        var kept = samples
-        let measurement = try trim(&kept, sampleRate: sampleRate)
-        return TrimmedAudio(samples: kept, measurement: measurement)
+        let measurement = try measure(samples, sampleRate: sampleRate)
+        let kept = keptSpan(of: samples, measurement: measurement)
+        var output = [Float](repeating: 0, count: kept.count)
+        output.withUnsafeMutableBufferPointer { kept.read(0..<kept.count, into: $0.baseAddress!) }
+        return TrimmedAudio(samples: output, measurement: measurement)
     }
 
-    /// Cuts `samples` down to the speech plus padding where they lie, with the same fades, so a
-    /// long recording is not copied. Returns what was found; on error `samples` is unchanged.
-    public func trim(_ samples: inout [Float], sampleRate: Int = 48_000) throws -> Measurement {
-        let measurement = try measure(samples, sampleRate: sampleRate)
-        let count = samples.count
-        samples.removeSubrange(measurement.keptEndSample..<count)
-        samples.removeSubrange(0..<measurement.keptStartSample)
-        let fadeLength = Int((configuration.fadeDuration * Double(sampleRate)).rounded())
-        Self.applyFades(
-            to: &samples,
-            length: fadeLength,
-            fadeIn: measurement.keptStartSample > 0,
-            fadeOut: measurement.keptEndSample < count
-        )
-        return measurement
+    /// The kept part of `source`, as `measurement` found it, faded in and out where it was cut
+    /// (raised-cosine ramps of `fadeDuration`, so a cut in the middle of room noise does not
+    /// start or end with a step the ear hears as a click). Nothing is copied.
+    public func keptSpan<Source: SampleSource>(of source: Source, measurement: Measurement) -> TrimmedSpan<Source> {
+        TrimmedSpan(
+            source, span: measurement.keptStartSample..<measurement.keptEndSample,
+            fadeLength: Int((configuration.fadeDuration * Double(measurement.sampleRate)).rounded()),
+            fadesIn: measurement.keptStartSample > 0,
+            fadesOut: measurement.keptEndSample < measurement.inputSampleCount)
     }
 
     private func noSpeechReason(_ analysis: Analysis) -> String {
