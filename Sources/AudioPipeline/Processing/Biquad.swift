@@ -18,6 +18,13 @@ struct Biquad {
                       a1: -2 * cosine / a0, a2: (1 - alpha) / a0)
     }
 
+    /// A first-order high-pass (bilinear transform of 1 / (1 + ω₀/s)): 6 dB/octave, -3 dB at
+    /// `cutoff`, no overshoot on a step.
+    static func firstOrderHighPass(cutoff: Double, sampleRate: Double) -> Biquad {
+        let k = tan(Double.pi * cutoff / sampleRate)
+        return Biquad(b0: 1 / (1 + k), b1: -1 / (1 + k), b2: 0, a1: (k - 1) / (k + 1), a2: 0)
+    }
+
     /// A second-order Butterworth low-pass (RBJ cookbook).
     static func lowPass(cutoff: Double, sampleRate: Double) -> Biquad {
         let (cosine, alpha) = butterworth(cutoff: cutoff, sampleRate: sampleRate)

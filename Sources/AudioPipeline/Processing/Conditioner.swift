@@ -1,12 +1,16 @@
 import Foundation
 
-/// Removes DC offset and rumble below the voice band: the mean is subtracted, then a
-/// second-order Butterworth high-pass (12 dB/octave) runs at the cutoff. Handling noise, wind and desk thumps
+/// Removes DC offset and rumble below the voice band: the mean is subtracted, then a gentle
+/// first-order high-pass (6 dB/octave) runs at the cutoff. Handling noise, wind and desk thumps
 /// sit below the cutoff; a voice's fundamental sits above it.
 public struct Conditioner: Sendable {
     public struct Configuration: Sendable, Equatable {
         /// High-pass cutoff in Hz. Default: 75 Hz. Zero disables the filter.
         public var highPassHz: Double = 75
+        /// 1 (6 dB/octave) or 2 (Butterworth, 12 dB/octave). Default: 1. The steeper filter
+        /// also takes the low end of a noisy room, and PESQ-WB holds that against the
+        /// message: on the bench's noisy message it cost 0.05-0.1 more than bare Opus.
+        public var highPassOrder: Int = 1
         public init() {}
     }
 
@@ -30,7 +34,9 @@ public struct Conditioner: Sendable {
         let usesFilter = configuration.highPassHz > 0 && configuration.highPassHz < Double(sampleRate) / 2
         guard usesFilter else { return Stream(mean: mean, filter: nil) }
         let rate = Double(sampleRate), cutoff = configuration.highPassHz
-        return Stream(mean: mean, filter: Biquad.highPass(cutoff: cutoff, sampleRate: rate))
+        return Stream(mean: mean, filter: configuration.highPassOrder == 1
+            ? Biquad.firstOrderHighPass(cutoff: cutoff, sampleRate: rate)
+            : Biquad.highPass(cutoff: cutoff, sampleRate: rate))
     }
 
     public struct Stream {
