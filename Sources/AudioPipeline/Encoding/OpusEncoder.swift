@@ -22,6 +22,9 @@ public struct OpusEncoder: Sendable {
         /// How many pieces a long message is cut into and encoded at once. Default: 1. The CLI
         /// raises it to the core count when it encodes a single file.
         public var segments: Int = 1
+        /// The longest piece, in seconds, whatever `segments` says. Default: 10. When a check
+        /// after encoding finds a peak too high, only the pieces around it are encoded again.
+        public var segmentSeconds: Double = 10
         /// The shortest piece worth its own encoder, in seconds. Default: 8.
         public var minimumSegmentSeconds: Double = 8
         public init() {}
@@ -40,7 +43,7 @@ public struct OpusEncoder: Sendable {
 
     /// Encodes mono 48 kHz `samples`.
     ///
-    /// With `configuration.segments` above 1 and a message long enough, the message is cut at
+    /// A message longer than `segmentSeconds`, or long enough for `segments` above 1, is cut at
     /// its quietest frames near equal shares and the pieces are encoded at the same time, each
     /// by its own encoder. Every encoder after the first starts `warmUpFrames` early on the real
     /// audio and its warm-up packets are dropped, so its state matches the first encoder's
@@ -52,32 +55,76 @@ public struct OpusEncoder: Sendable {
 
     /// Encodes `source`, rendering it frame by frame: the gained signal is never held whole.
     public func encode(_ source: GainedSamples, inputSampleRate: Int, tags: OpusTags) throws -> OpusStream {
+        try encodeInPieces(source, inputSampleRate: inputSampleRate, tags: tags).stream
+    }
+
+    /// An encoding together with where its independently encoded pieces start, so that a part
+    /// of the message can be encoded again without the rest.
+    public struct PiecewiseStream: Sendable {
+        public var stream: OpusStream
+        /// The frame index where each piece starts, then the frame count.
+        public let bounds: [Int]
+        let frameSize: Int
+
+        /// The pieces whose input covers any of the samples in `range`.
+        public func pieces(covering range: Range<Int>) -> [Int] {
+            guard !range.isEmpty else { return [] }
+            let first = range.lowerBound / frameSize, last = (range.upperBound - 1) / frameSize
+            return (0..<(bounds.count - 1)).filter { bounds[$0] <= last && bounds[$0 + 1] > first }
+        }
+    }
+
+    /// Encodes `source` like `encode`, cut into pieces of at most `segmentSeconds` (at least
+    /// `segments` when the message is long enough), encoded at the same time.
+    public func encodeInPieces(_ source: GainedSamples, inputSampleRate: Int, tags: OpusTags) throws -> PiecewiseStream {
         try validate()
         let preSkip = try EncoderHandle(configuration: configuration).lookahead()
-        let frameSize = self.frameSize
         let frameCount = max(1, (source.count + preSkip + frameSize - 1) / frameSize)
         let bounds = segmentBounds(source.source, frameCount: frameCount)
+        var packets: [[UInt8]] = []
+        packets.reserveCapacity(frameCount)
+        for piece in try encodePieces(source, bounds: bounds, only: Array(0..<(bounds.count - 1))) {
+            packets.append(contentsOf: piece.packets)
+        }
+        let stream = OpusStream(
+            channelCount: 1, preSkip: preSkip, inputSampleRate: inputSampleRate,
+            packets: packets, validSampleCount: Int64(source.count), tags: tags)
+        return PiecewiseStream(stream: stream, bounds: bounds, frameSize: frameSize)
+    }
 
-        var pieces = [Result<[[UInt8]], Error>](repeating: .success([]), count: bounds.count - 1)
+    /// Encodes only `pieces` of `previous` again, from `source` (the same length, changed only
+    /// inside those pieces), and keeps every other packet.
+    public func reencode(_ previous: PiecewiseStream, from source: GainedSamples, pieces: [Int]) throws -> PiecewiseStream {
+        precondition(Int64(source.count) == previous.stream.validSampleCount)
+        var updated = previous
+        for piece in try encodePieces(source, bounds: previous.bounds, only: pieces) {
+            let range = previous.bounds[piece.index]..<previous.bounds[piece.index + 1]
+            updated.stream.packets.replaceSubrange(range, with: piece.packets)
+        }
+        return updated
+    }
+
+    /// Encodes the pieces `only` at the same time, each by its own encoder. Every encoder but
+    /// the first piece's starts `warmUpFrames` early on the real audio and its warm-up packets
+    /// are dropped, so its state matches the previous piece's closely where they join.
+    private func encodePieces(_ source: GainedSamples, bounds: [Int], only: [Int]) throws -> [(index: Int, packets: [[UInt8]])] {
+        var results = [Result<[[UInt8]], Error>](repeating: .success([]), count: only.count)
         let configuration = self.configuration
-        pieces.withUnsafeMutableBufferPointer { results in
+        let frameSize = self.frameSize
+        results.withUnsafeMutableBufferPointer { results in
             let results = UncheckedBuffer(results)
-            DispatchQueue.concurrentPerform(iterations: bounds.count - 1) { index in
+            DispatchQueue.concurrentPerform(iterations: only.count) { slot in
+                let index = only[slot]
                 let first = bounds[index], end = bounds[index + 1]
                 let warmUp = index == 0 ? 0 : min(first, Self.warmUpFrames)
-                results.buffer[index] = Result {
+                results.buffer[slot] = Result {
                     let encoder = try EncoderHandle(configuration: configuration)
                     let packets = try Self.encodeFrames(source, frames: (first - warmUp)..<end, frameSize: frameSize, encoder: encoder)
                     return Array(packets.dropFirst(warmUp))
                 }
             }
         }
-        var packets: [[UInt8]] = []
-        packets.reserveCapacity(frameCount)
-        for piece in pieces { packets.append(contentsOf: try piece.get()) }
-        return OpusStream(
-            channelCount: 1, preSkip: preSkip, inputSampleRate: inputSampleRate,
-            packets: packets, validSampleCount: Int64(source.count), tags: tags)
+        return try zip(only, results).map { ($0, try $1.get()) }
     }
 
     /// Frames an encoder after the first encodes and drops before its first kept frame: 200 ms.
@@ -85,7 +132,8 @@ public struct OpusEncoder: Sendable {
 
     /// Frame indices where segments start, plus `frameCount` at the end.
     private func segmentBounds(_ samples: any SampleSource, frameCount: Int) -> [Int] {
-        let segments = configuration.segments
+        let seconds = Double(frameCount * configuration.frameMilliseconds) / 1000
+        let segments = max(configuration.segments, Int(seconds / configuration.segmentSeconds))
         let minimumFrames = Int(configuration.minimumSegmentSeconds * 1000) / configuration.frameMilliseconds
         guard segments > 1, frameCount >= segments * minimumFrames else { return [0, frameCount] }
         // Energy per frame, on the input grid (the encoder's delay shifts all encoders alike).

@@ -117,6 +117,8 @@ public struct MessagePipeline: Sendable {
         let limiterCeiling = settings.truePeakCeiling - Self.peakMargin - Self.expectedCodecOvershoot
         var pcmTarget = settings.targetLoudness - Self.expectedCodecLoudnessShift
         var dips: GainCurve?
+        var changedSpan: Range<Int>?
+        var previous: OpusEncoder.PiecewiseStream?
         var pass = 0
         while true {
             pass += 1
@@ -125,7 +127,15 @@ public struct MessagePipeline: Sendable {
             if let dips { output.curve = output.curve.map { $0 * dips } ?? dips }
             clock.lap("normalize")
 
-            var stream = try encoder.encode(output, inputSampleRate: inputSampleRate, tags: OpusTags(vendor: Self.encoderName))
+            // When only the dips changed, only the pieces under them are encoded again.
+            let encoded: OpusEncoder.PiecewiseStream
+            if let previous, let changedSpan {
+                encoded = try encoder.reencode(previous, from: output, pieces: previous.pieces(covering: changedSpan))
+            } else {
+                encoded = try encoder.encodeInPieces(output, inputSampleRate: inputSampleRate, tags: OpusTags(vendor: Self.encoderName))
+            }
+            previous = encoded
+            var stream = encoded.stream
             clock.lap("encode")
 
             let count = Int(stream.validSampleCount)
@@ -166,12 +176,15 @@ public struct MessagePipeline: Sendable {
             // Its loudness change moves the target. Its peak lift is local and erratic under
             // heavy limiting (lowering the whole ceiling can make it worse), so the gain dips
             // briefly, and only where the decoded output passed the ceiling.
+            changedSpan = nil
             if let pcmLoudness = normalized.loudness, decodedLoudness.isFinite, !loudnessOK {
                 pcmTarget = settings.targetLoudness + (pcmLoudness - decodedLoudness)
             }
             if !peakOK {
                 let limit = Float(pow(10, (settings.truePeakCeiling - Self.peakMargin) / 20))
-                dips = Self.dips(over: limit, in: decodedPeaks, previous: dips, sampleCount: count, sampleRate: sampleRate)
+                let lowered = Self.dips(over: limit, in: decodedPeaks, previous: dips, sampleCount: count, sampleRate: sampleRate)
+                if loudnessOK { changedSpan = Self.changedSamples(from: dips, to: lowered) }
+                dips = lowered
             }
         }
     }
@@ -194,6 +207,15 @@ public struct MessagePipeline: Sendable {
             }
         }
         return curve
+    }
+
+    /// The samples where two dip curves differ (nil meaning no dips at all).
+    static func changedSamples(from old: GainCurve?, to new: GainCurve) -> Range<Int>? {
+        let blocks = new.values.indices.filter { new.values[$0] != (old?.values[$0] ?? 1) }
+        guard let first = blocks.first, let last = blocks.last else { return nil }
+        // A block's value reaches the samples of its neighbours (see `GainCurve`).
+        let size = GainCurve.blockSize
+        return max(0, (first - 1) * size)..<min(new.sampleCount, (last + 2) * size)
     }
 
     /// How far Opus at speech bitrates typically lifts the true peaks of limited speech, in dB,
