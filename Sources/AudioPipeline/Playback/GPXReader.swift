@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Reads GPX 1.0 and 1.1 files into a `GPXTrack`, event by event through `XMLScanner`, so
-/// only the points are kept and FoundationXML (libxml2, ICU) is not linked.
+/// only the points are kept and Foundation's XML module (libxml2, ICU) is not linked.
 ///
 /// - Every `trk`/`trkseg` and every `rte` is read, in file order; waypoints are ignored.
 /// - Extensions are matched by namespace URI, never by prefix, so `gpxtpx:`, `ns3:` or any

@@ -66,6 +66,7 @@ struct XMLScanner {
         case start, prolog, element, epilog, finished
     }
     private var stage = Stage.start
+    private var failure: XMLSyntaxError?
     private var sawDoctype = false
     private var hasCarriageReturns = false
     private var isASCII = true
@@ -118,8 +119,18 @@ struct XMLScanner {
     // MARK: - Events
 
     /// The next event, or nil after the root element has ended and only whitespace, comments
-    /// and processing instructions followed it.
+    /// and processing instructions followed it. After an error, every call throws it again.
     mutating func next() throws(XMLSyntaxError) -> Event? {
+        if let failure { throw failure }
+        do {
+            return try step()
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    private mutating func step() throws(XMLSyntaxError) -> Event? {
         if let name = pendingEnd {
             pendingEnd = nil
             closeElement()

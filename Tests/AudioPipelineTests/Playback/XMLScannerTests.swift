@@ -212,6 +212,15 @@ struct XMLScannerTests {
         #expect(error.description.hasPrefix("malformed XML at line \(line): "))
     }
 
+    @Test func anErrorIsFinal() throws {
+        var scanner = XMLScanner(Array("<a><b x='1'y='2'/></b></a>".utf8))
+        #expect(try scanner.next() == .startElement(
+            XMLScanner.Name(qualifiedName: "a", localName: "a", namespaceURI: nil), attributes: []))
+        let first = #expect(throws: XMLSyntaxError.self) { try scanner.next() }
+        let second = #expect(throws: XMLSyntaxError.self) { try scanner.next() }
+        #expect(first != nil && first == second)
+    }
+
     @Test func missingRootIsFlagged() {
         #expect(Self.error("")?.isMissingRootElement == true)
         #expect(Self.error("<!-- x -->")?.isMissingRootElement == true)
