@@ -1,10 +1,6 @@
-import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-
-/// The SAX side of `GPXReader`: keeps only the point being read, so memory stays flat.
-final class GPXParserDelegate: NSObject, XMLParserDelegate {
+/// The SAX side of `GPXReader`, fed by `XMLScanner`: keeps only the point being read, so
+/// memory stays flat. The scanner has already matched end tags to start tags.
+struct GPXParserDelegate {
     static let gpxNamespaces: Set<String> = [
         "http://www.topografix.com/GPX/1/0", "http://www.topografix.com/GPX/1/1", "",
     ]
@@ -17,7 +13,6 @@ final class GPXParserDelegate: NSObject, XMLParserDelegate {
     private(set) var rejectedPointCount = 0
     private(set) var waypointCount = 0
     private(set) var segmentsWithPoints = 0
-    private(set) var failure: AudioPipelineError?
 
     private var segment = -1
     private var segmentHasPoints = false
@@ -27,8 +22,6 @@ final class GPXParserDelegate: NSObject, XMLParserDelegate {
     private var pointDepth = 0
     private var text = ""
     private var capturing: Field?
-    /// Open elements, to catch mismatched end tags that libxml2 would otherwise recover from.
-    private var openElements: [String] = []
 
     private enum Field {
         case elevation, time, speed, accuracy
@@ -42,23 +35,20 @@ final class GPXParserDelegate: NSObject, XMLParserDelegate {
         Self.gpxNamespaces.contains(namespace ?? "")
     }
 
-    private func fail(_ parser: XMLParser, _ message: String) {
-        guard failure == nil else { return }
-        failure = AudioPipelineError(.unreadableInput, "line \(parser.lineNumber): \(message)", source: source)
-        parser.abortParsing()
+    private func failure(line: Int, _ message: String) -> AudioPipelineError {
+        AudioPipelineError(.unreadableInput, "line \(line): \(message)", source: source)
     }
 
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-        qualifiedName: String?, attributes: [String: String] = [:]
-    ) {
-        openElements.append(qualifiedName ?? elementName)
+    mutating func startElement(
+        _ name: XMLScanner.Name, attributes: [XMLScanner.Attribute], line: Int
+    ) throws(AudioPipelineError) {
+        let elementName = name.localName
+        let namespaceURI = name.namespaceURI
         if version == nil {
             guard elementName == "gpx", isGPX(namespaceURI) else {
-                fail(parser, "not a GPX file: the root element is <\(qualifiedName ?? elementName)>, not <gpx>")
-                return
+                throw failure(line: line, "not a GPX file: the root element is <\(name.qualifiedName)>, not <gpx>")
             }
-            version = attributes["version"] ?? (namespaceURI?.hasSuffix("1/0") == true ? "1.0" : "1.1")
+            version = attributes.value(of: "version") ?? (namespaceURI?.hasSuffix("1/0") == true ? "1.0" : "1.1")
             return
         }
 
@@ -89,7 +79,7 @@ final class GPXParserDelegate: NSObject, XMLParserDelegate {
             segmentHasPoints = false
         case "trkpt", "rtept":
             if segment < 0 { segment = 0 }
-            startPoint(parser, kind: elementName == "trkpt" ? .track : .route, attributes: attributes)
+            try startPoint(kind: elementName == "trkpt" ? .track : .route, attributes: attributes, line: line)
         case "wpt":
             waypointCount += 1
         default:
@@ -97,69 +87,36 @@ final class GPXParserDelegate: NSObject, XMLParserDelegate {
         }
     }
 
-    private func startPoint(_ parser: XMLParser, kind: GPXPoint.Kind, attributes: [String: String]) {
-        guard let latText = attributes["lat"], let lonText = attributes["lon"] else {
-            fail(parser, "a <\(kind == .track ? "trkpt" : "rtept")> has no lat or lon attribute")
-            return
+    private mutating func startPoint(
+        kind: GPXPoint.Kind, attributes: [XMLScanner.Attribute], line: Int
+    ) throws(AudioPipelineError) {
+        guard let latText = attributes.value(of: "lat"), let lonText = attributes.value(of: "lon") else {
+            throw failure(line: line, "a <\(kind == .track ? "trkpt" : "rtept")> has no lat or lon attribute")
         }
-        guard let latitude = Double(latText.trimmingCharacters(in: .whitespaces)),
-              let longitude = Double(lonText.trimmingCharacters(in: .whitespaces))
-        else {
-            fail(parser, "lat '\(latText)' / lon '\(lonText)' is not a pair of numbers")
-            return
+        guard let latitude = Double(Self.trimmed(latText)), let longitude = Double(Self.trimmed(lonText)) else {
+            throw failure(line: line, "lat '\(latText)' / lon '\(lonText)' is not a pair of numbers")
         }
         current = GPXPoint(
-            latitude: latitude, longitude: longitude, segment: segment, kind: kind,
-            line: parser.lineNumber)
+            latitude: latitude, longitude: longitude, segment: segment, kind: kind, line: line)
         currentIsValid = GPSFix(time: 0, latitude: latitude, longitude: longitude).hasValidCoordinates
         pointDepth = 0
     }
 
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-        guard failure == nil else { return }
-        failure = AudioPipelineError(
-            .unreadableInput, "malformed XML at line \(parser.lineNumber): \(Self.describe(parseError))",
-            source: source)
+    /// `text` without leading and trailing XML whitespace (space, tab, CR, LF).
+    static func trimmed(_ text: String) -> Substring {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D }
+        let utf8 = text.utf8
+        guard let first = utf8.firstIndex(where: { !isSpace($0) }),
+              let last = utf8.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return text[first...last]
     }
 
-    /// The parser's reason in words: "an end tag does not match its start tag", not "76".
-    static func describe(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let text = nsError.userInfo[NSLocalizedDescriptionKey] as? String, !text.isEmpty,
-           !text.hasPrefix("The operation could not be completed") {
-            return text.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        // The codes are libxml2's (Apple's NSXMLParser uses the same numbers).
-        switch nsError.code {
-        case 4: return "there is no XML element where the document should start"
-        case 5: return "the document ends early, or has content after its root element"
-        case 73: return "a tag is not closed with '>'"
-        case 76: return "an end tag does not match its start tag"
-        case 77: return "the file ends inside an element"
-        default: return "XML parser error \(nsError.code)"
-        }
-    }
-
-    func parserDidEndDocument(_ parser: XMLParser) {
-        if let open = openElements.last, failure == nil {
-            fail(parser, "malformed XML: the file ends inside <\(open)>")
-        }
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
+    mutating func characters(_ string: String) {
         if capturing != nil { text += string }
     }
 
-    func parser(
-        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-        qualifiedName: String?
-    ) {
-        let name = qualifiedName ?? elementName
-        guard let open = openElements.popLast(), open == name || open.hasSuffix(":" + elementName) || elementName == open
-        else {
-            fail(parser, "malformed XML: </\(name)> does not close <\(openElements.last ?? "")>")
-            return
-        }
+    mutating func endElement(line: Int) throws(AudioPipelineError) {
         guard var point = current else { return }
         if pointDepth == 0 {
             // The point itself ends.
@@ -178,11 +135,10 @@ final class GPXParserDelegate: NSObject, XMLParserDelegate {
         pointDepth -= 1
         guard let field = capturing else { return }
         capturing = nil
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let value = Self.trimmed(text)
         if field == .time {
             guard let seconds = GPXTime.seconds(from: value) else {
-                fail(parser, "'\(value)' is not a date-time such as 2024-05-01T07:30:00Z")
-                return
+                throw failure(line: line, "'\(value)' is not a date-time such as 2024-05-01T07:30:00Z")
             }
             point.time = seconds
         } else {

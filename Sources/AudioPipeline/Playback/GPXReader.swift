@@ -1,10 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
 #endif
 
-/// Reads GPX 1.0 and 1.1 files into a `GPXTrack`, streaming through Foundation's `XMLParser`
-/// so a marathon's worth of points never sits in memory twice.
+/// Reads GPX 1.0 and 1.1 files into a `GPXTrack`, event by event through `XMLScanner`, so
+/// only the points are kept and Foundation's XML module (libxml2, ICU) is not linked.
 ///
 /// - Every `trk`/`trkseg` and every `rte` is read, in file order; waypoints are ignored.
 /// - Extensions are matched by namespace URI, never by prefix, so `gpxtpx:`, `ns3:` or any
@@ -17,33 +18,37 @@ public enum GPXReader {
     /// Reads the GPX file at `path`.
     public static func read(contentsOfFile path: String) throws -> GPXTrack {
         guard FileManager.default.isReadableFile(atPath: path),
-              let stream = InputStream(fileAtPath: path)
+              let data = FileManager.default.contents(atPath: path)
         else {
             throw AudioPipelineError(.io, "cannot open the file for reading", source: path)
         }
-        return try parse(XMLParser(stream: stream), source: path)
+        return try parse(XMLScanner(data), source: path)
     }
 
     /// Reads GPX from memory; `name` is used in error messages.
     public static func read(data: Data, name: String) throws -> GPXTrack {
-        try parse(XMLParser(data: data), source: name)
+        try parse(XMLScanner(data), source: name)
     }
 
-    private static func parse(_ parser: XMLParser, source: String) throws -> GPXTrack {
-        let handler = GPXParserDelegate(source: source)
-        parser.shouldProcessNamespaces = true
-        parser.shouldReportNamespacePrefixes = false
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = handler
-        let finished = parser.parse()
-        if let error = handler.failure {
-            throw error
-        }
-        guard finished else {
-            let reason = parser.parserError.map { GPXParserDelegate.describe($0) } ?? "unknown parser error"
-            throw AudioPipelineError(
-                .unreadableInput, "malformed XML at line \(parser.lineNumber): \(reason)",
-                source: source)
+    private static func parse(_ scanner: XMLScanner, source: String) throws -> GPXTrack {
+        var scanner = scanner
+        var handler = GPXParserDelegate(source: source)
+        do {
+            while let event = try scanner.next() {
+                switch event {
+                case .startElement(let name, let attributes):
+                    try handler.startElement(name, attributes: attributes, line: scanner.line)
+                case .endElement:
+                    try handler.endElement(line: scanner.line)
+                case .text(let text):
+                    handler.characters(text)
+                }
+            }
+        } catch let error as XMLSyntaxError {
+            if error.isMissingRootElement {
+                throw AudioPipelineError(.unreadableInput, "not a GPX file (no <gpx> root element)", source: source)
+            }
+            throw AudioPipelineError(.unreadableInput, error.description, source: source)
         }
         guard let version = handler.version else {
             throw AudioPipelineError(.unreadableInput, "not a GPX file (no <gpx> root element)", source: source)
