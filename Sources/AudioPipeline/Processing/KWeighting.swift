@@ -15,7 +15,7 @@ struct KWeighting {
     let sampleRate: Int
 
     init(_ samples: [Float], sampleRate: Int) {
-        var builder = Builder(sampleRate: sampleRate)
+        var builder = Builder(sampleRate: sampleRate, expectedSampleCount: samples.count)
         samples.withUnsafeBufferPointer { builder.append($0) }
         self = builder.finish()
     }
@@ -29,7 +29,8 @@ struct KWeighting {
         private var count = 0
         let sampleRate: Int
 
-        init(sampleRate: Int) {
+        init(sampleRate: Int, expectedSampleCount: Int = 0) {
+            power.reserveCapacity(GainCurve.blockCount(expectedSampleCount))
             shelf = Biquad.kWeightingShelf(sampleRate: Double(sampleRate))
             highPass = Biquad.kWeightingHighPass(sampleRate: Double(sampleRate))
             self.sampleRate = sampleRate

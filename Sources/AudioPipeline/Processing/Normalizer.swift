@@ -82,7 +82,7 @@ public struct Normalizer: Sendable {
     public func analyze(
         _ source: any SampleSource, sampleRate: Int, observe: (UnsafeBufferPointer<Float>) throws -> Void
     ) rethrows -> Analysis {
-        var weighting = KWeighting.Builder(sampleRate: sampleRate)
+        var weighting = KWeighting.Builder(sampleRate: sampleRate, expectedSampleCount: source.count)
         var peaks = BlockPeakCollector(sampleCount: source.count)
         try source.forEachChunk { piece in
             weighting.append(piece)
@@ -124,7 +124,8 @@ public struct Normalizer: Sendable {
             return (gain, analysis.weighting.loudness(gain: limited.curve, scale: linear), limited.curve, limited.measurement)
         }
         var step = evaluate(min(target - loudness, maximumGain))
-        var previous: Step?
+        // Only the last step's gain and level: its curve is not kept.
+        var previous: (gain: Double, level: Double?)?
         var isCapped = false
         for _ in 0..<12 {
             guard let level = step.level else { break }
@@ -138,7 +139,7 @@ public struct Normalizer: Sendable {
                 let slope = (level - previousLevel) / (step.gain - previous.gain)
                 if slope > 0.05 { change = error / slope }
             }
-            previous = step
+            previous = (step.gain, step.level)
             step = evaluate(min(step.gain + min(max(change, -12), 12), maximumGain))
         }
         if step.gain >= maximumGain, let level = step.level, level < target - 0.01 { isCapped = true }
