@@ -13,6 +13,21 @@ import Testing
 
         var testDescription: String { rawValue }
 
+        /// Words the reason must contain, where the reason is the tool's own.
+        var expectedReason: String? {
+            switch self {
+            case .zeroChannels: return "0 channels"
+            case .rateOneHertz, .rateThreeGigahertz: return "sample rate"
+            case .floatNaN, .floatInfinity: return "NaN or infinite"
+            case .twentyMinutes: return "minutes"
+            case .pureSilence, .pureNoise: return "no speech"
+            case .directory: return "directory"
+            case .missingPath: return "no such file"
+            case .truncatedWAV, .headerClaimsFourGiB: return "truncated"
+            default: return nil
+            }
+        }
+
         var expectedStatus: Int32 {
             switch self {
             case .pureSilence, .pureNoise: return 3
@@ -123,6 +138,9 @@ import Testing
         let line = try #require(result.errorLines.first)
         #expect(line.hasPrefix(prepared.named + ": "), "the line must name \(prepared.named): \(line)")
         #expect(line.count > prepared.named.count + 6, "the line must give a reason: \(line)")
+        if let reason = testCase.expectedReason {
+            #expect(line.contains(reason), "the reason must say '\(reason)': \(line)")
+        }
         #expect(try Self.listing(outputs) == before, "the output folder changed")
     }
 
