@@ -77,10 +77,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The process runner and scratch folders every test target uses.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "AudioPipelineTests",
             dependencies: [
                 "AudioPipeline",
+                "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -89,10 +92,11 @@ let package = Package(
             dependencies: [
                 "VoicemsgServer",
                 "AudioPipeline",
+                "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        .testTarget(name: "voicemsgTests", dependencies: ["AudioPipeline"]),
+        .testTarget(name: "voicemsgTests", dependencies: ["AudioPipeline", "TestSupport"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Logging
 import Testing
 
@@ -97,19 +98,12 @@ let testLogger: Logger = {
     return logger
 }()
 
-/// Runs a tool to completion and returns its status and combined output.
+/// Runs a tool to completion (through the tests' shared `ExternalProcess`, with its watchdog)
+/// and returns its status and its output, stdout then stderr.
 @discardableResult
 func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [tool] + arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let outcome = try ExternalProcess.tool(tool, arguments, check: false)
+    return (outcome.status, outcome.text + outcome.standardError)
 }
 
 /// Creates a run with known tokens directly in the store.

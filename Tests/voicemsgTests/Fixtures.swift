@@ -1,21 +1,13 @@
 import Foundation
 import Synchronization
+import TestSupport
 
 /// Input files for the CLI tests, good and bad, in one temporary folder per test process.
 enum Fixtures {
-    static let folder: URL = {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("voicemsg-cli-fixtures-\(ProcessInfo.processInfo.processIdentifier)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    static let folder = ScratchSpace.folder("cli-fixtures")
 
     /// A fresh, empty folder.
-    static func scratchFolder() throws -> URL {
-        let url = folder.appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func scratchFolder() throws -> URL { try ScratchSpace.fresh(in: folder) }
 
     /// Speech from espeak-ng with `lead` seconds of silence before it and `tail` after, as a
     /// 16-bit 22.05 kHz mono WAV (made once per test process).

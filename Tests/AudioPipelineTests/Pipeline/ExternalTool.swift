@@ -1,60 +1,19 @@
 import Foundation
 import Testing
 
-/// Runs a reference tool (ffmpeg, ffprobe, opusdec, opusinfo, sox, espeak-ng) with a watchdog:
-/// a tool that hangs is killed and the test fails instead of stalling the suite.
-enum ExternalTool {
-    struct Output {
-        var status: Int32
-        var standardOutput: Data
-        var standardError: String
-        var text: String { String(decoding: standardOutput, as: UTF8.self) }
-    }
+import TestSupport
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
+/// The reference tools (ffmpeg, ffprobe, opusdec, opusinfo, sox, espeak-ng), run through the
+/// tests' shared `ExternalProcess` with its watchdog.
+enum ExternalTool {
+    typealias Output = ProcessOutcome
+    typealias Failure = ToolFailure
 
     /// Runs `tool` and throws unless it exits with status 0 (or any status, with `check` false).
-    /// Output goes to files, so a chatty tool cannot block on a full pipe.
     @discardableResult
     static func run(_ tool: String, _ arguments: [String], check: Bool = true, timeout: Double = 120,
                     directory: URL? = nil) throws -> Output {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("voicemsg-tool-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appendingPathComponent("out")
-        let errURL = scratch.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: outURL)
-        let errHandle = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        process.standardInput = FileHandle.nullDevice
-        if let directory { process.currentDirectoryURL = directory }
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) hung for \(timeout) s and was killed")
-        }
-        process.waitUntilExit()
-        try outHandle.close()
-        try errHandle.close()
-        let output = Output(
-            status: process.terminationStatus,
-            standardOutput: (try? Data(contentsOf: outURL)) ?? Data(),
-            standardError: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
-        if check, process.terminationReason != .exit || output.status != 0 {
-            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) failed (\(output.status)): \(output.standardError.suffix(600))")
-        }
-        return output
+        try ExternalProcess.tool(tool, arguments, check: check, timeout: timeout, directory: directory)
     }
 
     /// ffmpeg's `ebur128` filter with `peak=true` on any file ffmpeg decodes: integrated loudness

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// Speech recordings made with espeak-ng and shaped with ffmpeg: any length, level, rate,
@@ -25,19 +26,10 @@ enum SpeechRecordings {
         var truePeak: Double
     }
 
-    static let folder: URL = {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("voicemsg-pipeline-\(ProcessInfo.processInfo.processIdentifier)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    static let folder = ScratchSpace.folder("pipeline")
 
     /// A fresh empty folder for one test's outputs.
-    static func scratchFolder() throws -> URL {
-        let url = folder.appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func scratchFolder() throws -> URL { try ScratchSpace.fresh(in: folder) }
 
     /// Speech of about `seconds`, with 0.1-0.6 s of silence before it and some after, at
     /// about `loudness` LUFS. Hot levels are reached the way hot phone recordings are, by

@@ -70,14 +70,7 @@ struct RunSimulatorTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         try WaveFile.write(compressed, sampleRate: 48_000, to: path)
         // ffprobe is the independent judge of the WAV.
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["ffprobe", "-v", "error", "-show_entries", "stream=sample_rate,channels,codec_name,duration_ts", "-of", "csv=p=0", path]
-        let pipe = Pipe()
-        probe.standardOutput = pipe
-        try probe.run()
-        probe.waitUntilExit()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let output = try ExternalTool.run("ffprobe", ["-v", "error", "-show_entries", "stream=sample_rate,channels,codec_name,duration_ts", "-of", "csv=p=0", path]).text
         #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == "pcm_s16le,48000,1,\(compressed.count)")
     }
 
