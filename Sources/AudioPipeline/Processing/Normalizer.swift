@@ -73,10 +73,6 @@ public struct Normalizer: Sendable {
         }
     }
 
-    public func analyze(_ samples: [Float], sampleRate: Int) -> Analysis {
-        analyze(samples, sampleRate: sampleRate) { _ in }
-    }
-
     /// Analyses `source` in one pass over its pieces, which `observe` also sees (so a caller
     /// can measure them too without reading the signal again).
     public func analyze(
