@@ -24,40 +24,16 @@ public struct MessagePipeline: Sendable {
     private func run(_ input: AudioInput, metadata: MessageMetadata) throws -> ProcessedMessage {
         var clock = StageClock()
 
-        // The message is held whole once, at 48 kHz in 16 bits a sample (`CompactSignal`):
-        // decoded and resampled a block at a time, then conditioned in place while the trimmer
-        // measures its frames. Everything after reads the kept span from it piece by piece, or
-        // works on per-block summaries of it.
+        // The message is held whole once, at 48 kHz in 16 bits a sample (`CompactSignal`),
+        // then conditioned in place while the trimmer measures its frames. Everything after
+        // reads the kept span from it piece by piece, or works on per-block summaries of it.
         let rate = configuration.resampler.outputRate
-        var signal = CompactSignal()
-        var sum = 0.0
-        var resampler: Resampler.Stream?
-        var inputRate = rate
-        var resampleSeconds = 0.0
-        func keep(_ block: UnsafeBufferPointer<Float>) {
-            signal.append(block)
-            for value in block { sum += Double(value) }
-        }
-        let source = try AudioDecoder.decode(input, limits: configuration.limits, begin: { format in
-            inputRate = format.sampleRate
-            signal = CompactSignal(reservingCapacity: Int(Double(format.frameCount) * Double(rate) / Double(format.sampleRate)) + 64)
-        }, samples: { block in
-            guard inputRate != rate else { return keep(block) }
-            let start = DispatchTime.now().uptimeNanoseconds
-            if resampler == nil { resampler = try Resampler.Stream(from: inputRate, to: rate) }
-            try resampler!.process(block, output: keep)
-            resampleSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        })
-        try resampler?.finish(output: keep)
-        resampler = nil
-        signal.finish()
-        clock.lap("decode")
-        clock.move(resampleSeconds, from: "decode", to: "resample")
+        var (signal, source, mean) = try load(input, clock: &clock)
 
         let trimmer = SpeechTrimmer(configuration: configuration.trimmer)
         var levels = trimmer.frameLevelMeter(sampleRate: rate)
         var conditioner = Conditioner(configuration: configuration.conditioner)
-            .stream(mean: Float(sum / Double(max(1, signal.count))), sampleRate: rate)
+            .stream(mean: mean, sampleRate: rate)
         signal.transform { block in
             conditioner.process(block)
             levels.append(UnsafeBufferPointer(block))
@@ -99,6 +75,36 @@ public struct MessagePipeline: Sendable {
             output: encoded.output,
             stageSeconds: clock.seconds)
         return ProcessedMessage(stream: encoded.stream, report: report)
+    }
+
+    /// Decodes `input` and resamples it to the pipeline's rate a block at a time, straight into
+    /// a `CompactSignal`; also returns the source's format and the signal's mean.
+    private func load(_ input: AudioInput, clock: inout StageClock) throws -> (CompactSignal, SourceFormat, Float) {
+        let rate = configuration.resampler.outputRate
+        var signal = CompactSignal()
+        var sum = 0.0
+        var resampler: Resampler.Stream?
+        var inputRate = rate
+        var resampleSeconds = 0.0
+        func keep(_ block: UnsafeBufferPointer<Float>) {
+            signal.append(block)
+            for value in block { sum += Double(value) }
+        }
+        let source = try AudioDecoder.decode(input, limits: configuration.limits, begin: { format in
+            inputRate = format.sampleRate
+            signal = CompactSignal(reservingCapacity: Int(Double(format.frameCount) * Double(rate) / Double(format.sampleRate)) + 64)
+        }, samples: { block in
+            guard inputRate != rate else { return keep(block) }
+            let start = DispatchTime.now().uptimeNanoseconds
+            if resampler == nil { resampler = try Resampler.Stream(from: inputRate, to: rate) }
+            try resampler!.process(block, output: keep)
+            resampleSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        })
+        try resampler?.finish(output: keep)
+        signal.finish()
+        clock.lap("decode")
+        clock.move(resampleSeconds, from: "decode", to: "resample")
+        return (signal, source, Float(sum / Double(max(1, signal.count))))
     }
 
     /// Gain, limiter and encoder, checked on the decoded output: lossy coding raises peaks, so
