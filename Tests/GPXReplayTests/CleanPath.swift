@@ -1,5 +1,6 @@
 import Foundation
-import AudioPipeline
+import GPXReplay
+import RunTracking
 
 /// Ground truth for the distance tests: a real track, smoothed heavily and replayed at a
 /// steady speed at 1 Hz, so its length is known exactly and it still turns like a real run.

@@ -1,3 +1,4 @@
+import RunTracking
 extension RunSimulator {
     /// A message as `encode` wrote it: its marker, sender and length, and optionally its audio.
     public struct Message: Sendable {

@@ -1,3 +1,4 @@
+import RunTracking
 /// Replays a run's fixes through the `DistanceTracker` and the `PlaybackScheduler`, playing
 /// each message for its duration, to show exactly when each would play.
 ///
@@ -9,7 +10,7 @@ public enum RunSimulator {
         fixes: [GPSFix], messages: [Message], configuration: Configuration = .init()
     ) throws -> Timeline {
         guard let first = fixes.first else {
-            throw AudioPipelineError(.unreadableInput, "the track has no fixes to replay")
+            throw GPXError(.invalidTrack, "the track has no fixes to replay")
         }
         var scheduler = try PlaybackScheduler(
             messages: messages.enumerated().map { .init(id: String($0.offset), marker: $0.element.marker) },

@@ -1,9 +1,7 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
-import AudioPipeline
+import GPXReplay
+import RunTracking
 
 struct RunSimulatorTests {
     static func simulate(_ file: String, messages: [RunSimulator.Message]) throws -> RunSimulator.Timeline {
@@ -45,38 +43,9 @@ struct RunSimulatorTests {
         }
     }
 
-    @Test func svgShowsTheRunAndEachMessage() throws {
-        let timeline = try Self.simulate("garmin-run-smart-recording.gpx", messages: Self.threeMessages)
-        let svg = RunTimelineSVG.render(timeline)
-        #expect(svg.hasPrefix("<svg"))
-        #expect(svg.contains("<polyline"))
-        for name in ["Ann · 1000m", "Bob · 50%", "Cat · finish"] { #expect(svg.contains(name)) }
-        // Well-formed XML, by Foundation's own parser.
-        #expect(XMLParser(data: Data(svg.utf8)).parse())
-    }
-
-    @Test func mixdownPlacesMessagesWithCompressedOrRealSilence() throws {
-        let tone = (0..<48_000).map { Float(sin(Double($0) * 0.05) * 0.5) }
-        let messages = Self.threeMessages.map { var message = $0; message.samples = tone; message.durationSeconds = 1; return message }
-        let timeline = try Self.simulate("garmin-run-smart-recording.gpx", messages: messages)
-        let compressed = RunMixdown.render(timeline, messages: messages)
-        #expect(compressed.count == 3 * 48_000 + 3 * 2 * 48_000)
-        let real = RunMixdown.render(timeline, messages: messages, silence: .realTime)
-        let start = Int((timeline.plays[1].startSeconds * 48_000).rounded())
-        #expect(real.count == Int((timeline.plays[2].endSeconds * 48_000).rounded()))
-        #expect(real[start - 1] == 0 && real[start + 100] == tone[100])
-
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mixdown-\(UUID()).wav").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        try WaveFile.write(compressed, sampleRate: 48_000, to: path)
-        // ffprobe is the independent judge of the WAV.
-        let output = try ExternalTool.run("ffprobe", ["-v", "error", "-show_entries", "stream=sample_rate,channels,codec_name,duration_ts", "-of", "csv=p=0", path]).text
-        #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == "pcm_s16le,48000,1,\(compressed.count)")
-    }
-
     @Test func relativeMarkerWithoutPlannedDistanceIsAClearError() throws {
         let fixes = try GPXReader.read(contentsOfFile: PlaybackFixtures.gpxPath("garmin-standing-jitter.gpx")).fixes()
-        let error = try #require(throws: AudioPipelineError.self) {
+        let error = try #require(throws: RunTrackingError.self) {
             try RunSimulator.simulate(fixes: fixes, messages: Self.threeMessages)
         }
         #expect(error.code == .invalidMarker)

@@ -23,19 +23,19 @@ public struct PlaybackScheduler: Sendable, Codable, Equatable {
 
     /// Resolves every marker against `configuration.plannedDistance`.
     ///
-    /// - Throws: `invalidMarker` when a relative marker has no planned distance, or when two
-    ///   messages share an id.
+    /// - Throws: `invalidMarker` when a relative marker has no planned distance, and
+    ///   `duplicateMessage` when two messages share an id.
     public init(messages: [Message], configuration: Configuration = .init()) throws {
         var seen = Set<String>()
         var entries: [Entry] = []
         for (order, message) in messages.enumerated() {
             guard seen.insert(message.id).inserted else {
-                throw AudioPipelineError(.invalidMarker, "message id '\(message.id)' is used twice in one run")
+                throw RunTrackingError(.duplicateMessage, "message id '\(message.id)' is used twice in one run")
             }
             do {
                 let meters = try message.marker.resolvedMeters(plannedDistance: configuration.plannedDistance)
                 entries.append(Entry(message: message, meters: meters, order: order))
-            } catch let error as AudioPipelineError {
+            } catch let error as RunTrackingError {
                 throw error.attributed(to: message.id)
             }
         }

@@ -1,10 +1,15 @@
 import Foundation
+import GPXReplay
+
+// What `voicemsg simulate` writes besides its table and JSON: the SVG plot and the audio
+// mixdown. Only the command line needs them, so they live here, in one file.
+
 
 /// Draws a simulated run as SVG: tracked distance over time, and each message as a labelled
 /// span from its start to its end at the distance where it started, with a dashed line at
 /// its marker.
-public enum RunTimelineSVG {
-    public static func render(_ timeline: RunSimulator.Timeline, width: Double = 960, height: Double = 480) -> String {
+enum RunTimelineSVG {
+    static func render(_ timeline: RunSimulator.Timeline, width: Double = 960, height: Double = 480) -> String {
         let left = 70.0, right = 20.0, top = 20.0, bottom = 50.0
         let plotWidth = width - left - right, plotHeight = height - top - bottom
         let endSeconds = max(timeline.durationSeconds, timeline.plays.map(\.endSeconds).max() ?? 0, 1)
@@ -65,5 +70,61 @@ public enum RunTimelineSVG {
     private static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}
+
+/// The run's audio timeline: every message's samples placed at its start time in one mono
+/// 48 kHz buffer.
+///
+/// **Silence between messages.** A run is mostly silence: an hour at 48 kHz is 173 million
+/// samples (330 MB as 16-bit WAV) for perhaps two minutes of messages. So by default
+/// (`.compressed`) every silence longer than `maximumGapSeconds` — before the first message
+/// and between two — is shortened to that length, which gives a file you can listen through
+/// in minutes; the timeline (table, JSON, SVG) keeps the true times. `.realTime` keeps true
+/// digital silence (exact zeros) so each message starts at its exact run time, for lining up
+/// with a video of the run. Either way nothing is resampled, faded or mixed: messages never
+/// overlap, so each sample is copied as it is. A message given without samples is
+/// represented by silence of its duration.
+enum RunMixdown {
+    enum Silence: Sendable, Equatable {
+        /// True silence: each message at its exact start time.
+        case realTime
+        /// Silences longer than this many seconds are shortened to it.
+        case compressed(maximumGapSeconds: Double)
+
+        /// The default: 2 s between messages.
+        static let `default` = Silence.compressed(maximumGapSeconds: 2)
+    }
+
+    static let sampleRate = 48_000
+
+    /// Samples of the mixdown; `messages` are those given to `RunSimulator.simulate`, matched
+    /// to the plays by file.
+    static func render(
+        _ timeline: RunSimulator.Timeline, messages: [RunSimulator.Message], silence: Silence = .default
+    ) -> [Float] {
+        var byFile: [String: RunSimulator.Message] = [:]
+        for message in messages { byFile[message.file] = message }
+        let rate = Double(sampleRate)
+        // First lay out where each message goes, then fill one zeroed buffer: a real-time
+        // mixdown of a long run is tens of millions of samples.
+        var placements: [(offset: Int, samples: [Float]?)] = []
+        var length = 0
+        var previousEnd = 0.0  // run seconds where the previous message ended
+        for play in timeline.plays {
+            var gap = max(0, play.startSeconds - previousEnd)
+            if case .compressed(let maximum) = silence { gap = min(gap, maximum) }
+            length += Int((gap * rate).rounded())
+            let samples = byFile[play.file]?.samples
+            placements.append((length, samples))
+            length += samples?.count ?? Int(((play.endSeconds - play.startSeconds) * rate).rounded())
+            previousEnd = play.endSeconds
+        }
+        var output = [Float](repeating: 0, count: length)
+        for placement in placements {
+            guard let samples = placement.samples else { continue }
+            output.replaceSubrange(placement.offset..<(placement.offset + samples.count), with: samples)
+        }
+        return output
     }
 }

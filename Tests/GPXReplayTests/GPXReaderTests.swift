@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import AudioPipeline
+import GPXReplay
+import RunTracking
 
 struct GPXReaderTests {
     static func read(_ text: String, bom: Bool = false) throws -> GPXTrack {
@@ -101,7 +102,7 @@ struct GPXReaderTests {
             <rte><rtept lat="0" lon="0"/><rtept lat="0" lon="0.01"/><rtept lat="0" lon="0.02"/></rte>
             """))
         #expect(track.points.allSatisfy { $0.kind == .route })
-        #expect(throws: AudioPipelineError.self) { try track.fixes() }
+        #expect(throws: GPXError.self) { try track.fixes() }
         let fixes = try track.fixes(pace: Pace(parsing: "6:00/km"))
         // 0.02° of longitude at the equator is 2226.4 m: 801.5 s at 6:00/km.
         #expect(abs(fixes.last!.time - 2226.39 * 0.36) < 0.1)
@@ -150,7 +151,7 @@ struct GPXReaderTests {
         ("", "not a GPX file"),
     ])
     func badInputIsAClearError(text: String, fragment: String) throws {
-        let error = try #require(throws: AudioPipelineError.self) { try Self.read(text) }
+        let error = try #require(throws: GPXError.self) { try Self.read(text) }
         #expect(error.description.hasPrefix("test.gpx: "))
         print(error.description)
         #expect(error.description.contains(fragment), "\(error.description)")
@@ -158,7 +159,7 @@ struct GPXReaderTests {
 
     @Test func pointsWithoutTimesOrPaceIsAClearError() throws {
         let track = try Self.read(Self.gpx11("<trk><trkseg><trkpt lat=\"1\" lon=\"2\"/><trkpt lat=\"1\" lon=\"2.001\"/></trkseg></trk>"))
-        let error = try #require(throws: AudioPipelineError.self) { try track.fixes() }
+        let error = try #require(throws: GPXError.self) { try track.fixes() }
         #expect(error.description.contains("--pace"))
     }
 
@@ -169,6 +170,6 @@ struct GPXReaderTests {
 
     @Test(arguments: ["6", "6:0", "0:00/km", "6:60", "fast", "6:00/h"])
     func badPaces(text: String) {
-        #expect(throws: AudioPipelineError.self) { try Pace(parsing: text) }
+        #expect(throws: RunTrackingError.self) { try Pace(parsing: text) }
     }
 }

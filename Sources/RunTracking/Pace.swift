@@ -10,9 +10,9 @@ public struct Pace: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Parses `M:SS`, `M:SS/km` or `M:SS/mi` (case-insensitive, spaces ignored).
     public init(parsing text: String) throws {
         let compact = text.lowercased().filter { !$0.isWhitespace }
-        func fail() -> AudioPipelineError {
-            AudioPipelineError(
-                .unsupportedInput,
+        func fail() -> RunTrackingError {
+            RunTrackingError(
+                .invalidPace,
                 "invalid pace '\(text)': expected minutes:seconds per km or mi, as in 6:00/km or 9:40/mi")
         }
         var body = Substring(compact)
@@ -29,7 +29,7 @@ public struct Pace: Hashable, Sendable, Codable, CustomStringConvertible {
         else { throw fail() }
         let perUnit = Double(minutes * 60 + seconds)
         guard perUnit > 0 else {
-            throw AudioPipelineError(.unsupportedInput, "invalid pace '\(text)': a pace must be slower than 0:00")
+            throw RunTrackingError(.invalidPace, "invalid pace '\(text)': a pace must be slower than 0:00")
         }
         secondsPerMeter = perUnit / unitMeters
     }

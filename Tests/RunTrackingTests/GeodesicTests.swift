@@ -1,5 +1,5 @@
 import Testing
-import AudioPipeline
+import RunTracking
 
 /// Reference distances from GeographicLib (Karney's algorithm, WGS84), generated once with
 ///

@@ -1,3 +1,4 @@
+import RunTracking
 /// The SAX side of `GPXReader`, fed by `XMLScanner`: keeps only the point being read, so
 /// memory stays flat. The scanner has already matched end tags to start tags.
 struct GPXParserDelegate {
@@ -35,13 +36,13 @@ struct GPXParserDelegate {
         Self.gpxNamespaces.contains(namespace ?? "")
     }
 
-    private func failure(line: Int, _ message: String) -> AudioPipelineError {
-        AudioPipelineError(.unreadableInput, "line \(line): \(message)", source: source)
+    private func failure(line: Int, _ message: String) -> GPXError {
+        GPXError(.malformed, "line \(line): \(message)", source: source)
     }
 
     mutating func startElement(
         _ name: XMLScanner.Name, attributes: [XMLScanner.Attribute], line: Int
-    ) throws(AudioPipelineError) {
+    ) throws(GPXError) {
         let elementName = name.localName
         let namespaceURI = name.namespaceURI
         if version == nil {
@@ -89,7 +90,7 @@ struct GPXParserDelegate {
 
     private mutating func startPoint(
         kind: GPXPoint.Kind, attributes: [XMLScanner.Attribute], line: Int
-    ) throws(AudioPipelineError) {
+    ) throws(GPXError) {
         guard let latText = attributes.value(of: "lat"), let lonText = attributes.value(of: "lon") else {
             throw failure(line: line, "a <\(kind == .track ? "trkpt" : "rtept")> has no lat or lon attribute")
         }
@@ -116,7 +117,7 @@ struct GPXParserDelegate {
         if capturing != nil { text += string }
     }
 
-    mutating func endElement(line: Int) throws(AudioPipelineError) {
+    mutating func endElement(line: Int) throws(GPXError) {
         guard var point = current else { return }
         if pointDepth == 0 {
             // The point itself ends.

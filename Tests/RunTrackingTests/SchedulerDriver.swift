@@ -1,5 +1,6 @@
 import Foundation
-import AudioPipeline
+import RunTracking
+import TestSupport
 
 /// A random run for the scheduler: markers, a distance stream with standing, sprints, GPS
 /// gaps and pauses, and how long each message plays. Built from a seed so any failure

@@ -1,6 +1,6 @@
 import Testing
 import Foundation
-@testable import AudioPipeline
+@testable import RunTracking
 
 @Suite struct DistanceMarkerTests {
     @Test(arguments: [
@@ -25,7 +25,7 @@ import Foundation
         #expect {
             try DistanceMarker(parsing: input)
         } throws: { error in
-            guard let error = error as? AudioPipelineError else { return false }
+            guard let error = error as? RunTrackingError else { return false }
             return error.code == .invalidMarker && error.message.contains("'\(input)'")
                 && error.message.count > "invalid distance marker ''".count + input.count
         }
@@ -39,10 +39,10 @@ import Foundation
     }
 
     @Test func relativeMarkerWithoutPlannedDistanceIsAClearError() {
-        #expect(throws: AudioPipelineError.self) {
+        #expect(throws: RunTrackingError.self) {
             try DistanceMarker(parsing: "50%").resolvedMeters(plannedDistance: nil)
         }
-        #expect(throws: AudioPipelineError.self) {
+        #expect(throws: RunTrackingError.self) {
             try DistanceMarker(parsing: "finish-20km").resolvedMeters(plannedDistance: 10_000)
         }
     }

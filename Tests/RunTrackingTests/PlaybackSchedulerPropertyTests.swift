@@ -1,7 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
-import AudioPipeline
+import RunTracking
 
 /// Property-based tests over random distance streams and marker sets (swift-property-based
 /// picks the seeds and message counts; the scenario is built from them).

@@ -16,11 +16,11 @@ public enum DistanceMarker: Hashable, Sendable {
     /// The finish line.
     public static let finish = DistanceMarker.beforeFinish(meters: 0)
 
-    /// Parses any accepted form; throws `AudioPipelineError.Code.invalidMarker` with a reason.
+    /// Parses any accepted form; throws `RunTrackingError.Code.invalidMarker` with a reason.
     public init(parsing text: String) throws {
         let compact = text.lowercased().filter { !$0.isWhitespace }
-        func fail(_ why: String) -> AudioPipelineError {
-            AudioPipelineError(.invalidMarker, "invalid distance marker '\(text)': \(why)")
+        func fail(_ why: String) -> RunTrackingError {
+            RunTrackingError(.invalidMarker, "invalid distance marker '\(text)': \(why)")
         }
         guard !compact.isEmpty else { throw fail("it is empty") }
 
@@ -70,7 +70,7 @@ public enum DistanceMarker: Hashable, Sendable {
     public func resolvedMeters(plannedDistance: Double?) throws -> Double {
         if case .absolute(let meters) = self { return meters }
         guard let planned = plannedDistance, planned.isFinite, planned > 0 else {
-            throw AudioPipelineError(
+            throw RunTrackingError(
                 .invalidMarker,
                 "marker '\(canonical)' is relative to the run's length, but no planned distance was given")
         }
@@ -79,7 +79,7 @@ public enum DistanceMarker: Hashable, Sendable {
         case .percent(let value): return planned * value / 100
         case .beforeFinish(let meters):
             guard meters <= planned else {
-                throw AudioPipelineError(
+                throw RunTrackingError(
                     .invalidMarker,
                     "marker '\(canonical)' lies before the start of a \(Self.format(planned)) m run")
             }
@@ -94,7 +94,7 @@ public enum DistanceMarker: Hashable, Sendable {
     ]
 
     private static func parseLength(
-        _ text: String, fail: (String) -> AudioPipelineError
+        _ text: String, fail: (String) -> RunTrackingError
     ) throws -> Double {
         guard let unit = unitMeters.first(where: { text.hasSuffix($0.suffix) }) else {
             throw fail("expected a distance in m, km or mi, a percentage, 'halfway' or 'finish'")

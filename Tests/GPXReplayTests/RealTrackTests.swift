@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import AudioPipeline
+import GPXReplay
+import RunTracking
 
 /// The four real tracks in samples/gpx: they parse, their distance and duration are pinned,
 /// and each file's quirk is shown to be handled.

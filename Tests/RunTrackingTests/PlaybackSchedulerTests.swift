@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import AudioPipeline
+import RunTracking
 
 struct PlaybackSchedulerTests {
     static func messages(_ markers: String...) throws -> [PlaybackScheduler.Message] {
@@ -56,7 +56,7 @@ struct PlaybackSchedulerTests {
     }
 
     @Test func relativeMarkerWithoutPlannedDistanceIsAClearError() throws {
-        let error = try #require(throws: AudioPipelineError.self) {
+        let error = try #require(throws: RunTrackingError.self) {
             try PlaybackScheduler(messages: Self.messages("1km", "halfway"))
         }
         #expect(error.code == .invalidMarker)
@@ -64,7 +64,7 @@ struct PlaybackSchedulerTests {
     }
 
     @Test func unknownMarkerIsAClearError() throws {
-        let error = try #require(throws: AudioPipelineError.self) { try Self.messages("somewhere") }
+        let error = try #require(throws: RunTrackingError.self) { try Self.messages("somewhere") }
         #expect(error.code == .invalidMarker)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import AudioPipeline
+import GPXReplay
+import RunTracking
 
 /// The acceptance tests of issue 3: a clean path (a real track, smoothed heavily) with
 /// realistic noise (Gauss–Markov σ 5 m per axis, τ 30 s, 1 Hz, 1% dropouts, 100 m spikes).

@@ -1,3 +1,4 @@
+import RunTracking
 extension GPXTrack {
     /// The points as timed fixes, ready for the distance tracker.
     ///
@@ -23,8 +24,8 @@ extension GPXTrack {
 
         if timedIndices.isEmpty {
             guard let pace else {
-                throw AudioPipelineError(
-                    .unsupportedInput,
+                throw GPXError(
+                    .invalidTrack,
                     "no point has a time; give a pace (for example --pace 6:00/km) to replay it",
                     source: source)
             }

@@ -20,7 +20,7 @@ public enum GPXReader {
         guard FileManager.default.isReadableFile(atPath: path),
               let data = FileManager.default.contents(atPath: path)
         else {
-            throw AudioPipelineError(.io, "cannot open the file for reading", source: path)
+            throw GPXError(.io, "cannot open the file for reading", source: path)
         }
         return try parse(XMLScanner(data), source: path)
     }
@@ -46,17 +46,17 @@ public enum GPXReader {
             }
         } catch let error as XMLSyntaxError {
             if error.isMissingRootElement {
-                throw AudioPipelineError(.unreadableInput, "not a GPX file (no <gpx> root element)", source: source)
+                throw GPXError(.malformed, "not a GPX file (no <gpx> root element)", source: source)
             }
-            throw AudioPipelineError(.unreadableInput, error.description, source: source)
+            throw GPXError(.malformed, error.description, source: source)
         }
         guard let version = handler.version else {
-            throw AudioPipelineError(.unreadableInput, "not a GPX file (no <gpx> root element)", source: source)
+            throw GPXError(.malformed, "not a GPX file (no <gpx> root element)", source: source)
         }
         guard !handler.points.isEmpty else {
             let rejected = handler.rejectedPointCount
-            throw AudioPipelineError(
-                .unreadableInput,
+            throw GPXError(
+                .invalidTrack,
                 rejected > 0
                     ? "the GPX has no usable track or route points (\(rejected) had impossible coordinates)"
                     : "the GPX has no track or route points",

@@ -5,8 +5,8 @@ import Foundation
 enum PlaybackFixtures {
     static let packageRoot: URL = {
         var url = URL(fileURLWithPath: #filePath)
-        // Tests/AudioPipelineTests/Playback/PlaybackFixtures.swift -> the package root
-        for _ in 0..<4 { url.deleteLastPathComponent() }
+        // Tests/GPXReplayTests/PlaybackFixtures.swift -> the package root
+        for _ in 0..<3 { url.deleteLastPathComponent() }
         return url
     }()
 

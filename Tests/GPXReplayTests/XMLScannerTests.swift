@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import AudioPipeline
+@testable import GPXReplay
 
 struct XMLScannerTests {
     typealias Event = XMLScanner.Event
@@ -264,7 +264,7 @@ struct XMLScannerTests {
         let rootEnd = try #require(bytes.lastIndex(of: UInt8(ascii: ">")))
         for cut in stride(from: 0, to: rootEnd, by: 7) {
             #expect(throws: XMLSyntaxError.self, "cut at \(cut)") { try Self.events(bytes: Array(bytes[..<cut])) }
-            #expect(throws: AudioPipelineError.self, "cut at \(cut)") {
+            #expect(throws: GPXError.self, "cut at \(cut)") {
                 try GPXReader.read(data: Data(bytes[..<cut]), name: "cut.gpx")
             }
         }
@@ -288,9 +288,9 @@ struct XMLScannerTests {
             }
             do {
                 _ = try GPXReader.read(data: Data(corrupted), name: "corrupt.gpx")
-            } catch let error as AudioPipelineError {
+            } catch let error as GPXError {
                 failures += 1
-                #expect(error.code == .unreadableInput)
+                #expect(error.code == .malformed)
                 #expect(error.description.hasPrefix("corrupt.gpx: "))
             }
         }

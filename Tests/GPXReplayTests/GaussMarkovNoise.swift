@@ -1,5 +1,7 @@
 import Foundation
-import AudioPipeline
+import GPXReplay
+import RunTracking
+import TestSupport
 
 /// Adds realistic GPS error to a clean path: first-order Gauss–Markov (exponentially
 /// correlated) position error per axis, dropped fixes, and single-fix spikes.
