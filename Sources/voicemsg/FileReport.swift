@@ -85,9 +85,15 @@ struct FileReport: Encodable {
         do {
             let configuration = PipelineConfiguration()
             let mono = audio.isInterleaved ? Self.downmix(audio.samples, channels: audio.channelCount) : audio.samples
-            var samples = try Resampler(configuration: configuration.resampler).resample(mono, from: audio.sampleRate)
-            Conditioner(configuration: configuration.conditioner).process(&samples, sampleRate: configuration.resampler.outputRate)
-            let span = try SpeechTrimmer(configuration: configuration.trimmer).measure(samples, sampleRate: configuration.resampler.outputRate)
+            var samples = mono
+            if audio.sampleRate != OpusStream.sampleRate {
+                samples = []
+                let resampler = try Resampler.Stream(from: audio.sampleRate, to: OpusStream.sampleRate)
+                try mono.withUnsafeBufferPointer { try resampler.process($0) { samples.append(contentsOf: $0) } }
+                try resampler.finish { samples.append(contentsOf: $0) }
+            }
+            Conditioner(configuration: configuration.conditioner).process(&samples, sampleRate: OpusStream.sampleRate)
+            let span = try SpeechTrimmer(configuration: configuration.trimmer).measure(samples, sampleRate: OpusStream.sampleRate)
             speech = SpeechSpan(
                 startSeconds: span.speechStartSeconds, endSeconds: span.speechEndSeconds,
                 keptStartSeconds: span.keptStartSeconds, keptEndSeconds: span.keptEndSeconds)

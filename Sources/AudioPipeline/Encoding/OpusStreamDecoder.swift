@@ -1,5 +1,3 @@
-import COpus
-
 /// Decodes an `OpusStream` with libopus, honouring the pre-skip, the end trimming and the
 /// header's output gain, so the result is exactly the message as a player renders it.
 public enum OpusStreamDecoder {
@@ -38,7 +36,7 @@ public enum OpusStreamDecoder {
         guard (1...2).contains(channels) else {
             throw AudioPipelineError(.invalidContainer, "\(channels)-channel Opus is not supported", source: "opus")
         }
-        let decoder = try DecoderHandle(channels: channels, gain: stream.outputGain)
+        let decoder = try OpusDecoderHandle(channelCount: channels, gain: stream.outputGain)
         let maximumFrame = 5760
         var buffer = [Float](repeating: 0, count: maximumFrame * channels)
         var skip = stream.preSkip
@@ -62,33 +60,5 @@ public enum OpusStreamDecoder {
                 "the stream decodes to \(max(0, decodedFrames - stream.preSkip)) samples but claims \(stream.validSampleCount)",
                 source: "opus")
         }
-    }
-}
-
-/// Owns one `OpusDecoder*` from libopus.
-private final class DecoderHandle {
-    let state: OpaquePointer
-
-    init(channels: Int, gain: Int16) throws {
-        var error: Int32 = 0
-        guard let state = opus_decoder_create(48_000, Int32(channels), &error), error == OPUS_OK else {
-            throw AudioPipelineError(.codecFailure, "cannot create the decoder (\(String(cString: opus_strerror(error))))", source: "opus")
-        }
-        self.state = state
-        if gain != 0 { _ = vm_opus_decoder_set_gain(state, Int32(gain)) }
-    }
-
-    deinit { opus_decoder_destroy(state) }
-
-    func decode(_ packet: [UInt8], into buffer: inout [Float], maximumFrame: Int) throws -> Int {
-        let result = packet.withUnsafeBufferPointer { input in
-            buffer.withUnsafeMutableBufferPointer { out in
-                opus_decode_float(state, input.baseAddress, Int32(input.count), out.baseAddress!, Int32(maximumFrame), 0)
-            }
-        }
-        guard result >= 0 else {
-            throw AudioPipelineError(.invalidContainer, "a packet cannot be decoded (\(String(cString: opus_strerror(result))))", source: "opus")
-        }
-        return Int(result)
     }
 }

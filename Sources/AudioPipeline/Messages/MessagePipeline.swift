@@ -27,7 +27,7 @@ public struct MessagePipeline: Sendable {
         // The message is held whole once, at 48 kHz in 16 bits a sample (`CompactSignal`),
         // then conditioned in place while the trimmer measures its frames. Everything after
         // reads the kept span from it piece by piece, or works on per-block summaries of it.
-        let rate = configuration.resampler.outputRate
+        let rate = OpusStream.sampleRate
         var (signal, source, mean) = try load(input, clock: &clock)
 
         let trimmer = SpeechTrimmer(configuration: configuration.trimmer)
@@ -80,7 +80,7 @@ public struct MessagePipeline: Sendable {
     /// Decodes `input` and resamples it to the pipeline's rate a block at a time, straight into
     /// a `CompactSignal`; also returns the source's format and the signal's mean.
     private func load(_ input: AudioInput, clock: inout StageClock) throws -> (CompactSignal, SourceFormat, Float) {
-        let rate = configuration.resampler.outputRate
+        let rate = OpusStream.sampleRate
         var signal = CompactSignal()
         var sum = 0.0
         var resampler: Resampler.Stream?

@@ -1,27 +1,29 @@
 import CSndfile
 import Foundation
 
-/// Owns one libsndfile handle opened for reading, from a path or from bytes in memory.
+/// Owns one libsndfile handle: opened for reading, from a path or from bytes in memory, or for
+/// writing a file.
 ///
 /// This is the only place that touches `SNDFILE*`. In-memory input goes through libsndfile's
-/// virtual I/O, so upload bytes never need a temporary file.
+/// virtual I/O, so upload bytes never need a temporary file. `deinit` closes the handle; a
+/// writer that must know whether the last bytes reached the disk calls `close()` first.
 final class SoundFile {
-    private let handle: OpaquePointer
+    private var handle: OpaquePointer?
     private let memory: MemorySource?
     let info: SF_INFO
 
-    /// Opens a file with `sf_open`.
+    /// Opens a file for reading with `sf_open`.
     init(path: String) throws {
         var info = SF_INFO()
         guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
-            throw Self.openError(nil, header: Self.prefix(ofFileAt: path))
+            throw Self.openError(header: Self.prefix(ofFileAt: path))
         }
         self.handle = handle
         self.memory = nil
         self.info = info
     }
 
-    /// Opens bytes in memory with `sf_open_virtual`.
+    /// Opens bytes in memory for reading with `sf_open_virtual`.
     init(data: Data) throws {
         let memory = MemorySource(data: data)
         var info = SF_INFO()
@@ -34,15 +36,32 @@ final class SoundFile {
         )
         let user = Unmanaged.passUnretained(memory).toOpaque()
         guard let handle = sf_open_virtual(&io, Int32(SFM_READ), &info, user) else {
-            throw Self.openError(nil, header: Array(data.prefix(4096)))
+            throw Self.openError(header: Array(data.prefix(4096)))
         }
         self.handle = handle
         self.memory = memory
         self.info = info
     }
 
+    /// Creates `path` for writing with `sf_open`: `format` is libsndfile's major format and
+    /// subtype, such as `SF_FORMAT_WAV | SF_FORMAT_PCM_16`. Float samples written to an integer
+    /// format are clipped, not wrapped.
+    init(writingTo path: String, format: Int32, sampleRate: Int, channelCount: Int) throws {
+        var info = SF_INFO()
+        info.samplerate = Int32(sampleRate)
+        info.channels = Int32(channelCount)
+        info.format = format
+        guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
+            throw Self.failure(nil, "sf_open", "cannot write the file", as: .io)
+        }
+        vm_sf_set_clipping(handle, 1)
+        self.handle = handle
+        self.memory = nil
+        self.info = info
+    }
+
     deinit {
-        sf_close(handle)
+        if let handle { sf_close(handle) }
         withExtendedLifetime(memory) {}
     }
 
@@ -58,6 +77,7 @@ final class SoundFile {
 
     /// libsndfile's log of the header it parsed, from `SFC_GET_LOG_INFO`.
     var headerLog: String {
+        guard let handle else { return "" }
         var buffer = [CChar](repeating: 0, count: 8192)
         let length = Int(vm_sf_get_log_info(handle, &buffer, Int32(buffer.count)))
         return String(decoding: buffer.prefix(max(0, min(length, buffer.count - 1))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -85,23 +105,47 @@ final class SoundFile {
     /// Reads up to `frames` interleaved frames into `buffer` with `sf_readf_float`.
     /// Returns the frames read; 0 at the end. A decoding error inside the stream throws.
     func readFrames(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws -> Int {
+        guard let handle else { return 0 }
         let count = sf_readf_float(handle, buffer, sf_count_t(frames))
         if count <= 0 {
-            let code = sf_error(handle)
-            if code != 0 {
-                throw AudioPipelineError(.unreadableInput, "cannot decode the audio (\(String(cString: sf_strerror(handle))))")
-            }
+            if sf_error(handle) != 0 { throw Self.failure(handle, "sf_readf_float", "cannot decode the audio", as: .unreadableInput) }
             return 0
         }
         return Int(count)
     }
 
-    private static func openError(_ handle: OpaquePointer?, header: [UInt8]) -> AudioPipelineError {
+    /// Writes interleaved frames with `sf_writef_float`.
+    func write(_ samples: UnsafeBufferPointer<Float>) throws {
+        guard let handle, let base = samples.baseAddress else { return }
+        let frames = samples.count / Int(info.channels)
+        let written = sf_writef_float(handle, base, sf_count_t(frames))
+        guard written == frames else {
+            throw Self.failure(handle, "sf_writef_float", "cannot write the samples", as: .io)
+        }
+    }
+
+    /// Closes the file with `sf_close`, which writes what is still buffered and the header's
+    /// final sizes; throws when that fails.
+    func close() throws {
+        guard let handle else { return }
+        self.handle = nil
+        try check(sf_close(handle), .libsndfile, "sf_close", "cannot finish the file", as: .io)
+    }
+
+    private static func openError(header: [UInt8]) -> AudioPipelineError {
         if let problem = WAVHeader(header)?.problem {
             return AudioPipelineError(.unsupportedInput, problem)
         }
-        let reason = String(cString: sf_strerror(handle))
-        return AudioPipelineError(.unreadableInput, "not an audio file libsndfile can read (\(reason))")
+        return failure(nil, "sf_open", "not an audio file libsndfile can read", as: .unreadableInput)
+    }
+
+    /// The failure libsndfile reports for `handle`, or for the last open when it is nil, in
+    /// `sf_strerror`'s words, which name the system's reason for a system error.
+    private static func failure(
+        _ handle: OpaquePointer?, _ function: String, _ action: String, as kind: AudioPipelineError.Code
+    ) -> AudioPipelineError {
+        NativeLibrary.libsndfile.failure(
+            Int(sf_error(handle)), function, action, as: kind, reason: String(cString: sf_strerror(handle)))
     }
 
     /// The first 4 KiB of a file, enough for any header worth explaining.
@@ -111,82 +155,5 @@ final class SoundFile {
         var bytes = [UInt8](repeating: 0, count: 4096)
         let count = fread(&bytes, 1, bytes.count, file)
         return Array(bytes.prefix(count))
-    }
-}
-
-/// The bytes and read position behind libsndfile's virtual I/O callbacks.
-private final class MemorySource {
-    let bytes: [UInt8]
-    var position: sf_count_t = 0
-
-    init(data: Data) { bytes = [UInt8](data) }
-
-    static func from(_ user: UnsafeMutableRawPointer?) -> MemorySource {
-        Unmanaged<MemorySource>.fromOpaque(user!).takeUnretainedValue()
-    }
-
-    var length: sf_count_t { sf_count_t(bytes.count) }
-
-    func seek(_ offset: sf_count_t, whence: Int32) -> sf_count_t {
-        let base: sf_count_t
-        switch whence {
-        case SEEK_SET: base = 0
-        case SEEK_CUR: base = position
-        case SEEK_END: base = length
-        default: return -1
-        }
-        let (target, overflow) = base.addingReportingOverflow(offset)
-        guard !overflow, target >= 0 else { return -1 }
-        position = target
-        return position
-    }
-
-    func read(into buffer: UnsafeMutableRawPointer?, count: sf_count_t) -> sf_count_t {
-        guard let buffer, count > 0, position < length else { return 0 }
-        let available = min(count, length - position)
-        bytes.withUnsafeBytes { source in
-            buffer.copyMemory(from: source.baseAddress! + Int(position), byteCount: Int(available))
-        }
-        position += available
-        return available
-    }
-}
-
-/// The `fmt ` chunk of a RIFF/WAVE header, read by hand when libsndfile refuses a file, so that
-/// "the header declares a sample rate of 3000000000 Hz" can replace libsndfile's "SF_INFO
-/// struct incomplete".
-struct WAVHeader {
-    var channels: Int
-    var sampleRate: Int
-
-    init?(_ bytes: [UInt8]) {
-        func text(_ at: Int) -> String? {
-            at + 4 <= bytes.count ? String(decoding: bytes[at..<(at + 4)], as: UTF8.self) : nil
-        }
-        func integer(_ at: Int, _ size: Int) -> Int? {
-            guard at + size <= bytes.count else { return nil }
-            return (0..<size).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) }
-        }
-        guard text(0) == "RIFF", text(8) == "WAVE" else { return nil }
-        var offset = 12
-        while let id = text(offset), let size = integer(offset + 4, 4) {
-            if id == "fmt ", let channels = integer(offset + 10, 2), let rate = integer(offset + 12, 4) {
-                self.channels = channels
-                self.sampleRate = rate
-                return
-            }
-            offset += 8 + size + (size & 1)
-        }
-        return nil
-    }
-
-    /// What makes the header unusable, in words; nil when channels and rate are plausible.
-    var problem: String? {
-        if channels == 0 { return "the header declares 0 channels" }
-        let limits = InputLimits.default.sampleRates
-        if !limits.contains(sampleRate) {
-            return "the header declares a sample rate of \(sampleRate) Hz; \(limits.lowerBound)...\(limits.upperBound) Hz are accepted"
-        }
-        return nil
     }
 }
