@@ -1,5 +1,3 @@
-import CSndfile
-
 /// Writes mono 16-bit PCM WAV files through libsndfile, which already knows the format.
 public enum WAVWriter {
     /// Writes `samples` (clipped to ±1) as a 16-bit mono WAV at `path`.
@@ -9,7 +7,7 @@ public enum WAVWriter {
     public static func write(_ samples: [Float], sampleRate: Int, to path: String) throws {
         do {
             let file = try SoundFile(
-                writingTo: path, format: Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16), sampleRate: sampleRate, channelCount: 1)
+                writingTo: path, format: .wav16, sampleRate: sampleRate, channelCount: 1)
             try samples.withUnsafeBufferPointer { try file.write($0) }
             try file.close()
         } catch let error as AudioPipelineError {

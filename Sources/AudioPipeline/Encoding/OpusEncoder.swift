@@ -1,4 +1,3 @@
-import COpus
 import Dispatch
 
 /// Encodes 48 kHz mono audio with libopus into an `OpusStream`, ready for any container.

@@ -43,14 +43,25 @@ final class SoundFile {
         self.info = info
     }
 
-    /// Creates `path` for writing with `sf_open`: `format` is libsndfile's major format and
-    /// subtype, such as `SF_FORMAT_WAV | SF_FORMAT_PCM_16`. Float samples written to an integer
-    /// format are clipped, not wrapped.
-    init(writingTo path: String, format: Int32, sampleRate: Int, channelCount: Int) throws {
+    /// The formats voicemsg writes.
+    enum WriteFormat {
+        /// WAV, 16-bit PCM.
+        case wav16
+
+        var sndfileFormat: Int32 {
+            switch self {
+            case .wav16: return Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
+            }
+        }
+    }
+
+    /// Creates `path` for writing with `sf_open`. Float samples written to an integer format
+    /// are clipped, not wrapped.
+    init(writingTo path: String, format: WriteFormat, sampleRate: Int, channelCount: Int) throws {
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channelCount)
-        info.format = format
+        info.format = format.sndfileFormat
         guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
             throw Self.failure(nil, "sf_open", "cannot write the file", as: .io)
         }
