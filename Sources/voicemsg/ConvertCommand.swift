@@ -24,7 +24,7 @@ struct ConvertCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard OpusFileFormat(pathExtension: URL(fileURLWithPath: output).pathExtension) != nil else {
+        guard OpusContainer(pathExtension: URL(fileURLWithPath: output).pathExtension) != nil else {
             throw ValidationError("\(output): unknown output extension; use .caf, .opus, .ogg or .oga")
         }
     }
@@ -32,8 +32,8 @@ struct ConvertCommand: ParsableCommand {
     struct Summary: Codable {
         var input: String
         var output: String
-        var from: OpusFileFormat
-        var to: OpusFileFormat
+        var from: OpusContainer
+        var to: OpusContainer
         var channelCount: Int
         var preSkip: Int
         var validSampleCount: Int64
@@ -55,13 +55,13 @@ struct ConvertCommand: ParsableCommand {
     }
 
     private func convert() throws -> Summary {
-        let target = OpusFileFormat(pathExtension: URL(fileURLWithPath: output).pathExtension)!
+        let target = OpusContainer(pathExtension: URL(fileURLWithPath: output).pathExtension)!
         guard let bytes = FileManager.default.contents(atPath: input) else {
             throw AudioPipelineError(.io, "cannot be read (missing, a folder, or no permission)", source: input)
         }
-        let stream: OpusStream, source: OpusFileFormat
+        let stream: OpusStream, source: OpusContainer
         do {
-            (stream, source) = try OpusFileFormat.read(bytes)
+            (stream, source) = try OpusContainer.read(bytes)
         } catch let error as AudioPipelineError {
             throw error.attributed(to: input)
         }

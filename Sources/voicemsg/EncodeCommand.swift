@@ -44,7 +44,7 @@ struct EncodeCommand: AsyncParsableCommand {
     var title: String?
 
     @Option(help: "Container: ogg (Ogg Opus) or caf (Opus in CAF, what AVAudioPlayer plays on iOS).")
-    var format: ContainerFormat = .ogg
+    var format: OpusContainer = .ogg
 
     @OptionGroup(title: "Audio")
     var audio: AudioOptions
@@ -109,16 +109,16 @@ struct EncodeCommand: AsyncParsableCommand {
     private func destination(for input: String) -> String {
         if let output { return output }
         let base = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
-        return URL(fileURLWithPath: outputDir!).appendingPathComponent(base + "." + format.fileExtension).path
+        return URL(fileURLWithPath: outputDir!).appendingPathComponent(base + "." + format.pathExtension).path
     }
 
     private static func encode(
-        _ input: String, to destination: String, format: ContainerFormat,
+        _ input: String, to destination: String, format: OpusContainer,
         metadata: MessageMetadata, pipeline: MessagePipeline
     ) -> EncodeResult {
         do {
             var message = try pipeline.process(.file(path: input), metadata: metadata)
-            let bytes = try format.bytes(for: message.stream)
+            let bytes = try format.write(message.stream)
             try AtomicFile.write(bytes, to: destination)
             message.report.output.container = format.rawValue
             message.report.output.bytes = bytes.count

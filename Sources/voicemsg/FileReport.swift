@@ -49,7 +49,7 @@ struct FileReport: Encodable {
             throw AudioPipelineError(.io, "cannot be read", source: path)
         }
         let bytes = [UInt8](data)
-        if let container = OpusContainer.detect(bytes) {
+        if let container = OpusContainer(detecting: bytes) {
             return try inspectOpus(path: path, bytes: bytes, container: container)
         }
         return try inspectAudio(path: path, data: data)

@@ -91,7 +91,7 @@ struct SimulateCommand: AsyncParsableCommand {
                 throw AudioPipelineError(.io, "cannot read the file")
             }
             let bytes = [UInt8](data)
-            guard let container = OpusContainer.detect(bytes) else {
+            guard let container = OpusContainer(detecting: bytes) else {
                 throw AudioPipelineError(.invalidContainer, "not an Opus file written by voicemsg encode")
             }
             let stream = try container.read(bytes)
