@@ -102,7 +102,7 @@ struct SimulateCommand: AsyncParsableCommand {
             let samples = withSamples ? try OpusStreamDecoder.decode(stream) : nil
             return RunSimulator.Message(
                 file: (path as NSString).lastPathComponent, sender: stream.tags["SENDER"] ?? stream.tags["ARTIST"],
-                marker: marker, durationSeconds: Double(stream.validSampleCount) / 48_000, samples: samples)
+                marker: marker, durationSeconds: stream.durationSeconds, samples: samples)
         } catch let error as AudioPipelineError {
             throw error.attributed(to: path)
         } catch let error as RunTrackingError {

@@ -1,3 +1,4 @@
+import AudioPipeline
 import Foundation
 import GPXReplay
 
@@ -96,7 +97,8 @@ enum RunMixdown {
         static let `default` = Silence.compressed(maximumGapSeconds: 2)
     }
 
-    static let sampleRate = 48_000
+    /// Opus decodes at 48 kHz, and the mixdown keeps the messages as decoded.
+    static let sampleRate = OpusStream.sampleRate
 
     /// Samples of the mixdown; `messages` are those given to `RunSimulator.simulate`, matched
     /// to the plays by file.

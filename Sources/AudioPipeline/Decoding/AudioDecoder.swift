@@ -102,8 +102,7 @@ public enum AudioDecoder {
 
         let blockFrames = 8192
         var interleaved = [Float](repeating: 0, count: blockFrames * channels)
-        var mono = [Float](repeating: 0, count: channels > 1 && downmix ? blockFrames : 0)
-        let scale = 1 / Float(channels)
+        var downmixer = Downmix(channelCount: channels)
         var frames = 0
 
         while true {
@@ -122,18 +121,11 @@ public enum AudioDecoder {
                     try samples(values)
                 }
             } else {
-                interleaved.withUnsafeBufferPointer { block in
-                    for frame in 0..<read {
-                        var sum: Float = 0
-                        let base = frame * channels
-                        for channel in 0..<channels { sum += block[base + channel] }
-                        mono[frame] = sum * scale
+                try interleaved.withUnsafeBufferPointer { block in
+                    try downmixer(UnsafeBufferPointer(rebasing: block[0..<(read * channels)])) { values in
+                        try checkFinite(values)
+                        try samples(values)
                     }
-                }
-                try mono.withUnsafeBufferPointer { block in
-                    let values = UnsafeBufferPointer(rebasing: block[0..<read])
-                    try checkFinite(values)
-                    try samples(values)
                 }
             }
         }

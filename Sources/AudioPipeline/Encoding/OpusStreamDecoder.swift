@@ -21,12 +21,8 @@ public enum OpusStreamDecoder {
     /// `validSampleCount` in all: the whole message is never held.
     public static func decode(_ stream: OpusStream, samples body: (UnsafeBufferPointer<Float>) throws -> Void) throws {
         guard stream.channelCount == 2 else { return try decodeInterleaved(stream, samples: body) }
-        var mono: [Float] = []
-        try decodeInterleaved(stream) { interleaved in
-            mono.removeAll(keepingCapacity: true)
-            for i in 0..<(interleaved.count / 2) { mono.append((interleaved[2 * i] + interleaved[2 * i + 1]) / 2) }
-            try mono.withUnsafeBufferPointer(body)
-        }
+        var downmix = Downmix(channelCount: 2)
+        try decodeInterleaved(stream) { try downmix($0, body) }
     }
 
     /// Hands over the interleaved samples packet by packet, without the pre-skip and the end
