@@ -117,13 +117,9 @@ struct EncodeCommand: AsyncParsableCommand {
         metadata: MessageMetadata, pipeline: MessagePipeline
     ) -> EncodeResult {
         do {
-            var message = try pipeline.process(.file(path: input), metadata: metadata)
-            let bytes = try format.write(message.stream)
-            try AtomicFile.write(bytes, to: destination)
-            message.report.output.container = format.rawValue
-            message.report.output.bytes = bytes.count
-            message.report.output.bitrate = Double(bytes.count * 8) / max(message.durationSeconds, 1e-9)
-            return EncodeResult(input: input, output: destination, report: message.report, error: nil)
+            let file = try pipeline.process(.file(path: input), metadata: metadata).file(in: format)
+            try AtomicFile.write(file.bytes, to: destination)
+            return EncodeResult(input: input, output: destination, report: file.report, error: nil)
         } catch let error as AudioPipelineError {
             return EncodeResult(input: input, output: destination, report: nil, error: error.attributed(to: input))
         } catch {

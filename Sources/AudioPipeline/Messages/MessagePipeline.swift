@@ -165,15 +165,12 @@ public struct MessagePipeline: Sendable {
             let loudnessOK = abs(decodedLoudness - settings.targetLoudness) <= settings.tolerance || normalized.isGainCapped
             if (peakOK && loudnessOK) || pass == Self.maximumPasses {
                 stream.tags = tags(for: metadata, outputLoudness: after.integratedLoudness)
-                let bytes = try OggOpusWriter.write(stream).count
                 let normalization = Normalizer.Measurement(
                     gainDB: normalized.gainDB, isGainCapped: normalized.isGainCapped,
                     limiterCeilingDB: limiterCeiling,
                     limiterMaximumReductionDB: normalized.limiter.maximumReductionDB,
                     encodePasses: pass)
                 let output = MessageReport.Output(
-                    container: "ogg", bytes: bytes,
-                    bitrate: Double(bytes * 8) / max(stream.durationSeconds, 1e-9),
                     durationSeconds: stream.durationSeconds, sampleCount: stream.validSampleCount,
                     preSkip: stream.preSkip, packets: stream.packets.count)
                 return (stream, after, normalization, output)
