@@ -37,6 +37,9 @@ struct FileReport: Encodable {
     var speech: SpeechSpan?
     var speechError: String?
 
+    /// Measures the file at `path`: an Opus message by decoding its packets, any other
+    /// recording through the pipeline's own decode, resample, condition and trim, streamed as
+    /// `encode` streams it, so the speech span is the one `encode` keeps.
     static func inspect(path: String) throws -> FileReport {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -45,20 +48,26 @@ struct FileReport: Encodable {
         guard !isDirectory.boolValue else {
             throw AudioPipelineError(.io, "is a directory, not an audio file", source: path)
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let file = FileHandle(forReadingAtPath: path) else {
             throw AudioPipelineError(.io, "cannot be read", source: path)
         }
-        let bytes = [UInt8](data)
-        if let container = OpusContainer(detecting: bytes) {
-            return try inspectOpus(path: path, bytes: bytes, container: container)
+        let head = (try? file.read(upToCount: OpusContainer.headLength)) ?? nil
+        try? file.close()
+        if let head, let container = OpusContainer(detecting: head) {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw AudioPipelineError(.io, "cannot be read", source: path)
+            }
+            return try inspectOpus(path: path, bytes: [UInt8](data), container: container)
         }
-        return try inspectAudio(path: path, data: data)
+        return try inspectAudio(path: path)
     }
 
     private static func inspectOpus(path: String, bytes: [UInt8], container: OpusContainer) throws -> FileReport {
         let stream = try container.read(bytes)
-        let interleaved = try OpusStreamDecoder.decodeInterleaved(stream)
-        let loudness = try LoudnessMeter.measure(interleaved, channelCount: stream.channelCount, sampleRate: OpusStream.sampleRate)
+        let meter = try LoudnessMeter.Session(
+            channelCount: stream.channelCount, sampleRate: OpusStream.sampleRate, expectedFrames: Int(stream.validSampleCount))
+        try OpusStreamDecoder.decodeInterleaved(stream) { try meter.add($0) }
+        let loudness = try meter.result()
         let duration = stream.durationSeconds
         return FileReport(
             file: path, format: container.description, bytes: bytes.count,
@@ -75,47 +84,36 @@ struct FileReport: Encodable {
             speech: nil, speechError: nil)
     }
 
-    private static func inspectAudio(path: String, data: Data) throws -> FileReport {
-        let audio = try AudioDecoder.decode(data: data, name: path, downmix: false)
-        let loudness = try LoudnessMeter.measure(audio.samples, channelCount: audio.isInterleaved ? audio.channelCount : 1, sampleRate: audio.sampleRate)
-
-        // The span `encode` would keep, found the same way `encode` finds it.
+    private static func inspectAudio(path: String) throws -> FileReport {
+        // The source's loudness, all channels, measured from the blocks the pipeline decodes.
+        var declared: SourceFormat?
+        var meter: LoudnessMeter.Session?
+        let scan = try MessagePipeline().scanSpeech(.file(path: path), begin: { declared = $0 }) { block in
+            if meter == nil, let format = declared {
+                meter = try LoudnessMeter.Session(
+                    channelCount: format.channelCount, sampleRate: format.sampleRate, expectedFrames: format.frameCount)
+            }
+            try meter?.add(block)
+        }
+        let loudness = try meter?.result()
+        let source = scan.source
         var speech: SpeechSpan?
         var speechError: String?
-        do {
-            let configuration = PipelineConfiguration()
-            let mono = audio.isInterleaved ? Self.downmix(audio.samples, channels: audio.channelCount) : audio.samples
-            var samples = mono
-            if audio.sampleRate != OpusStream.sampleRate {
-                samples = []
-                let resampler = try Resampler.Stream(from: audio.sampleRate, to: OpusStream.sampleRate)
-                try mono.withUnsafeBufferPointer { try resampler.process($0) { samples.append(contentsOf: $0) } }
-                try resampler.finish { samples.append(contentsOf: $0) }
-            }
-            Conditioner(configuration: configuration.conditioner).process(&samples, sampleRate: OpusStream.sampleRate)
-            let span = try SpeechTrimmer(configuration: configuration.trimmer).measure(samples, sampleRate: OpusStream.sampleRate)
+        switch scan.speech {
+        case .success(let span):
             speech = SpeechSpan(
                 startSeconds: span.speechStartSeconds, endSeconds: span.speechEndSeconds,
                 keptStartSeconds: span.keptStartSeconds, keptEndSeconds: span.keptEndSeconds)
-        } catch let error as AudioPipelineError {
+        case .failure(let error):
             speechError = error.message
         }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         return FileReport(
-            file: path, format: audio.format, bytes: data.count,
-            durationSeconds: audio.durationSeconds, sampleCount: Int64(audio.frameCount),
-            sampleRate: audio.sampleRate, channels: audio.channelCount, bitrate: nil,
-            integratedLoudness: loudness.integratedLoudness, truePeak: loudness.truePeak,
+            file: path, format: source.format, bytes: size,
+            durationSeconds: source.durationSeconds, sampleCount: Int64(source.frameCount),
+            sampleRate: source.sampleRate, channels: source.channelCount, bitrate: nil,
+            integratedLoudness: loudness?.integratedLoudness, truePeak: loudness?.truePeak,
             tags: [:], opus: nil, speech: speech, speechError: speechError)
-    }
-
-    private static func downmix(_ samples: [Float], channels: Int) -> [Float] {
-        var mono = [Float](repeating: 0, count: samples.count / channels)
-        for frame in mono.indices {
-            var sum: Float = 0
-            for channel in 0..<channels { sum += samples[frame * channels + channel] }
-            mono[frame] = sum / Float(channels)
-        }
-        return mono
     }
 
     /// The human-readable form.

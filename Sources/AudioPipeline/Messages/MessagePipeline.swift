@@ -29,19 +29,9 @@ public struct MessagePipeline: Sendable {
         // reads the kept span from it piece by piece, or works on per-block summaries of it.
         let rate = OpusStream.sampleRate
         var (signal, source, mean) = try load(input, clock: &clock)
-
+        let levels = condition(&signal, mean: mean, clock: &clock)
         let trimmer = SpeechTrimmer(configuration: configuration.trimmer)
-        var levels = trimmer.frameLevelMeter(sampleRate: rate)
-        var conditioner = Conditioner(configuration: configuration.conditioner)
-            .stream(mean: mean, sampleRate: rate)
-        signal.transform { block in
-            conditioner.process(block)
-            levels.append(UnsafeBufferPointer(block))
-        }
-        clock.lap("condition")
-
-        let measurement = try trimmer.measure(
-            levels.finish(configuration: trimmer.configuration), sampleCount: signal.count, sampleRate: rate)
+        let measurement = try trimmer.measure(levels, sampleCount: signal.count, sampleRate: rate)
         let kept = trimmer.keptSpan(of: signal, measurement: measurement)
         clock.lap("trim")
 
@@ -75,36 +65,6 @@ public struct MessagePipeline: Sendable {
             output: encoded.output,
             stageSeconds: clock.seconds)
         return ProcessedMessage(stream: encoded.stream, report: report)
-    }
-
-    /// Decodes `input` and resamples it to the pipeline's rate a block at a time, straight into
-    /// a `CompactSignal`; also returns the source's format and the signal's mean.
-    private func load(_ input: AudioInput, clock: inout StageClock) throws -> (CompactSignal, SourceFormat, Float) {
-        let rate = OpusStream.sampleRate
-        var signal = CompactSignal()
-        var sum = 0.0
-        var resampler: Resampler.Stream?
-        var inputRate = rate
-        var resampleSeconds = 0.0
-        func keep(_ block: UnsafeBufferPointer<Float>) {
-            signal.append(block)
-            for value in block { sum += Double(value) }
-        }
-        let source = try AudioDecoder.decode(input, limits: configuration.limits, begin: { format in
-            inputRate = format.sampleRate
-            signal = CompactSignal(reservingCapacity: Int(Double(format.frameCount) * Double(rate) / Double(format.sampleRate)) + 64)
-        }, samples: { block in
-            guard inputRate != rate else { return keep(block) }
-            let start = DispatchTime.now().uptimeNanoseconds
-            if resampler == nil { resampler = try Resampler.Stream(from: inputRate, to: rate) }
-            try resampler!.process(block, output: keep)
-            resampleSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        })
-        try resampler?.finish(output: keep)
-        signal.finish()
-        clock.lap("decode")
-        clock.move(resampleSeconds, from: "decode", to: "resample")
-        return (signal, source, Float(sum / Double(max(1, signal.count))))
     }
 
     /// Gain, limiter and encoder, checked on the decoded output: lossy coding raises peaks, so
@@ -249,23 +209,5 @@ public struct MessagePipeline: Sendable {
         }
         tags.append("ENCODER", Self.encoderName)
         return tags
-    }
-}
-
-/// Wall-clock time per stage; a stage measured twice (another encode pass) adds up.
-struct StageClock {
-    private(set) var seconds: [String: Double] = [:]
-    private var last = DispatchTime.now().uptimeNanoseconds
-
-    /// Books `seconds` measured inside one stage's lap to another stage.
-    mutating func move(_ moved: Double, from: String, to: String) {
-        seconds[from, default: 0] -= moved
-        seconds[to, default: 0] += moved
-    }
-
-    mutating func lap(_ stage: String) {
-        let now = DispatchTime.now().uptimeNanoseconds
-        seconds[stage, default: 0] += Double(now - last) / 1e9
-        last = now
     }
 }

@@ -34,9 +34,9 @@ public enum OpusContainer: String, Sendable, CaseIterable, Codable, CustomString
         }
     }
 
-    /// Enough bytes for either test: an Ogg page header with a full segment table and the
-    /// start of its first packet, or the CAF header and its `desc` chunk.
-    static let headLength = 27 + 255 + 8
+    /// How many leading bytes `init(detecting:)` reads: an Ogg page header with a full
+    /// segment table and the start of its first packet, or the CAF header and its `desc` chunk.
+    public static let headLength = 27 + 255 + 8
 
     /// `OggS`, stream structure version 0, then `OpusHead` where the first page's first
     /// packet begins, after the 27-byte page header and its segment table.
