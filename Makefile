@@ -26,7 +26,7 @@ build: setup
 # on loopback and removes afterwards.
 test: setup
 	$(SWIFT) build --build-tests
-	scripts/with-postgres.sh $(SWIFT) test --skip-build
+	scripts/with-postgres.sh --require $(SWIFT) test --skip-build
 
 # The demo runs the CLI only, so it builds only the CLI: not the server and its network stack.
 demo: setup
