@@ -1,6 +1,6 @@
 // Playback benchmark (not a test): tracker + scheduler throughput, and a marathon simulated
 // end to end from a GPX file. Built by scripts/bench-playback.sh with -O, together with the
-// Playback sources, so it needs none of the C libraries.
+// RunTracking and GPXReplay sources.
 import Foundation
 
 /// CPU seconds of this thread: the machine is shared, and wall time would count the time
@@ -107,9 +107,9 @@ for _ in 0..<5 {
         timeline = try RunSimulator.simulate(
             fixes: fixes, messages: simulateMessages,
             configuration: .init(scheduler: .init(plannedDistance: 42_195)))
-        _ = RunTimelineSVG.render(timeline!)
+
     })
 }
-print(String(format: "marathon simulate end to end (GPX parse + track + schedule + SVG): %.0f CPU ms for %d fixes, %.0f m",
+print(String(format: "marathon simulate end to end (GPX parse + track + schedule): %.0f CPU ms for %d fixes, %.0f m",
              best * 1000, marathon.count, timeline!.distanceMeters))
 try? FileManager.default.removeItem(atPath: path)
