@@ -107,7 +107,6 @@ for _ in 0..<5 {
         timeline = try RunSimulator.simulate(
             fixes: fixes, messages: simulateMessages,
             configuration: .init(scheduler: .init(plannedDistance: 42_195)))
-
     })
 }
 print(String(format: "marathon simulate end to end (GPX parse + track + schedule): %.0f CPU ms for %d fixes, %.0f m",
