@@ -50,7 +50,7 @@ let loop = seconds {
         var scheduler = try! PlaybackScheduler(messages: messages)
         for fix in run {
             let reading = tracker.update(with: fix)
-            if case .play(let id, _) = scheduler.handle(.distanceUpdate(time: fix.time, meters: reading.meters)) {
+            if case .play(let id, _) = scheduler.handle(.distanceUpdate(time: fix.time, meters: reading.meters)).action {
                 plays += 1
                 _ = scheduler.handle(.playbackFinished(id: id, time: fix.time))
             }
@@ -75,7 +75,7 @@ let schedulerOnly = seconds {
     for _ in 0..<passes {
         var scheduler = try! PlaybackScheduler(messages: messages)
         for (index, meters) in distances.enumerated() {
-            if case .play(let id, _) = scheduler.handle(.distanceUpdate(time: Double(index), meters: meters)) {
+            if case .play(let id, _) = scheduler.handle(.distanceUpdate(time: Double(index), meters: meters)).action {
                 _ = scheduler.handle(.playbackFinished(id: id, time: Double(index)))
             }
         }
