@@ -58,37 +58,39 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     }
 }
 
-/// An open store and what must run while it is used.
+/// An open, migrated store, with its services running until `close()`.
 struct OpenStore: Sendable {
-    let store: any Store
+    let store: Store
     let location: StoreLocation
-    private let runner: Task<Void, Never>?
+    private let runner: Task<Void, Never>
 
     static func open(_ location: StoreLocation) async throws -> OpenStore {
-        let (store, services) = try await location.open(logger: testLogger)
-        var runner: Task<Void, Never>?
-        if !services.isEmpty {
-            runner = Task {
-                await withTaskGroup(of: Void.self) { group in
-                    for service in services { group.addTask { try? await service.run() } }
-                }
+        let store = try location.open(logger: testLogger)
+        // A test has no ServiceGroup; a task runs the services until the test closes the store.
+        let runner = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for service in store.services { group.addTask { try? await service.run() } }
             }
+        }
+        do {
+            try await store.migrate()
+        } catch {
+            runner.cancel()
+            await runner.value
+            throw error
         }
         return OpenStore(store: store, location: location, runner: runner)
     }
 
-    private init(store: any Store, location: StoreLocation, runner: Task<Void, Never>?) {
+    private init(store: Store, location: StoreLocation, runner: Task<Void, Never>) {
         self.store = store
         self.location = location
         self.runner = runner
     }
 
     func close() async {
-        if let postgres = store as? PostgresStore {
-            runner?.cancel()
-            postgres.clientTask.cancel()
-            await runner?.value
-        }
+        runner.cancel()
+        await runner.value
     }
 }
 
@@ -108,7 +110,7 @@ func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output
 
 /// Creates a run with known tokens directly in the store.
 func makeRun(
-    in store: any Store, plannedDistance: Double? = 10_000
+    in store: Store, plannedDistance: Double? = 10_000
 ) async throws -> (run: RunRecord, owner: String, invite: String) {
     let owner = SecureIdentifier.makeToken()
     let invite = SecureIdentifier.makeToken()
@@ -124,7 +126,7 @@ func makeRun(
 /// Enqueues a message with some bytes as its upload.
 @discardableResult
 func enqueue(
-    in store: any Store, runID: String, meters: Double = 1000, sender: String? = "tester",
+    in store: Store, runID: String, meters: Double = 1000, sender: String? = "tester",
     bytes: Data = Data("recording".utf8), key: String? = nil, maxAttempts: Int = 3
 ) async throws -> MessageRecord {
     try await store.enqueue(
