@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Logging
+import ServiceLifecycle
 import Testing
 
 @testable import VoicemsgServer
@@ -58,39 +59,69 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     }
 }
 
+/// A store's services (a PostgreSQL pool and its listener) running in a `ServiceGroup`, as in a
+/// server process, until `stop()`.
+struct StoreServices: Sendable {
+    private let runner: Task<Void, Never>
+
+    /// Returns once the group has started the services, which it starts in order, so the
+    /// store is used as a server uses it: from a service that comes after them.
+    static func start(_ store: Store) async -> StoreServices {
+        let (started, continuation) = AsyncStream<Void>.makeStream()
+        let runner = Task {
+            let group = ServiceGroup(
+                configuration: .init(
+                    services: (store.services + [Started(continuation: continuation)]).map { .init(service: $0) },
+                    logger: testLogger))
+            try? await group.run()
+            continuation.finish()
+        }
+        for await _ in started { break }
+        return StoreServices(runner: runner)
+    }
+
+    func stop() async {
+        runner.cancel()
+        await runner.value
+    }
+
+    /// Says that the services before it have been started, then waits to be stopped.
+    private struct Started: Service {
+        let continuation: AsyncStream<Void>.Continuation
+
+        func run() async throws {
+            continuation.yield()
+            try await gracefulShutdown()
+        }
+    }
+}
+
 /// An open, migrated store, with its services running until `close()`.
 struct OpenStore: Sendable {
     let store: Store
     let location: StoreLocation
-    private let runner: Task<Void, Never>
+    private let services: StoreServices
 
     static func open(_ location: StoreLocation) async throws -> OpenStore {
         let store = try location.open(logger: testLogger)
-        // A test has no ServiceGroup; a task runs the services until the test closes the store.
-        let runner = Task {
-            await withTaskGroup(of: Void.self) { group in
-                for service in store.services { group.addTask { try? await service.run() } }
-            }
-        }
+        let services = await StoreServices.start(store)
         do {
             try await store.migrate()
         } catch {
-            runner.cancel()
-            await runner.value
+            await services.stop()
             throw error
         }
-        return OpenStore(store: store, location: location, runner: runner)
+        return OpenStore(store: store, location: location, services: services)
     }
 
-    private init(store: Store, location: StoreLocation, runner: Task<Void, Never>) {
+    private init(store: Store, location: StoreLocation, services: StoreServices) {
         self.store = store
         self.location = location
-        self.runner = runner
+        self.services = services
     }
 
     func close() async {
-        runner.cancel()
-        await runner.value
+        await services.stop()
     }
 }
 

@@ -21,7 +21,7 @@ public enum StoreLocation: Sendable, Equatable {
     public func open(logger: Logger) throws -> Store {
         switch self {
         case .sqlite(let dataDirectory):
-            let database = try SQLiteDatabase(dataDirectory: dataDirectory)
+            let database = try SQLiteBackend(dataDirectory: dataDirectory)
             let signal = LocalWorkSignal()
             return Store(
                 records: SQLiteRecordStore(database: database),
@@ -29,7 +29,7 @@ public enum StoreLocation: Sendable, Equatable {
                 queue: SQLiteJobQueue(database: database, signal: signal),
                 signal: signal, location: "SQLite \(database.path)", services: [], schema: database)
         case .postgres(let url):
-            let database = try PostgresDatabase(url: url, logger: logger)
+            let database = try PostgresBackend(url: url, logger: logger)
             let signal = PostgresWorkSignal(database: database)
             return Store(
                 records: PostgresRecordStore(database: database),

@@ -3,7 +3,7 @@ import PostgresNIO
 
 /// Originals and results as BYTEA in the PostgreSQL database, so any server can serve them.
 struct PostgresAudioStore: AudioStore {
-    let database: PostgresDatabase
+    let database: PostgresBackend
 
     func audio(messageID: String) async throws -> Data? {
         let rows = try await database.client.query(

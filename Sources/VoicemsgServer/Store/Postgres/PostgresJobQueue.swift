@@ -6,7 +6,7 @@ import PostgresNIO
 /// `FOR UPDATE SKIP LOCKED`, so workers on any number of machines never wait on each other's
 /// jobs.
 struct PostgresJobQueue: JobQueue {
-    let database: PostgresDatabase
+    let database: PostgresBackend
     /// Wakes idle workers here at once, and elsewhere through `NOTIFY`.
     let signal: PostgresWorkSignal
 

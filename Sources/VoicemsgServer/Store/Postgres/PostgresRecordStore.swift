@@ -3,7 +3,7 @@ import PostgresNIO
 
 /// Runs and messages in the PostgreSQL database.
 struct PostgresRecordStore: RecordStore {
-    let database: PostgresDatabase
+    let database: PostgresBackend
 
     private var client: PostgresClient { database.client }
     private var logger: Logger { database.logger }

@@ -10,11 +10,11 @@ import ServiceLifecycle
 final class PostgresWorkSignal: WorkSignal, Service {
     static let channel = "voicemsg_jobs"
 
-    let database: PostgresDatabase
+    let database: PostgresBackend
     /// Wakes this process's waiting workers; a notification from any machine signals it.
     let local = LocalWorkSignal()
 
-    init(database: PostgresDatabase) {
+    init(database: PostgresBackend) {
         self.database = database
     }
 

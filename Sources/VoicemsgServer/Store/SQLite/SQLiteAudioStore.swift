@@ -3,7 +3,7 @@ import GRDB
 
 /// Originals and results as BLOBs in the SQLite database.
 struct SQLiteAudioStore: AudioStore {
-    let database: SQLiteDatabase
+    let database: SQLiteBackend
 
     func audio(messageID: String) async throws -> Data? {
         try await database.pool.read { db in

@@ -4,7 +4,7 @@ import GRDB
 /// The job queue in the SQLite database; see `JobQueue` for its rules. Every change is one
 /// IMMEDIATE transaction, so a claim's reads see exactly what its writes act on.
 struct SQLiteJobQueue: JobQueue {
-    let database: SQLiteDatabase
+    let database: SQLiteBackend
     /// Wakes this process's idle workers when a job is queued or given back.
     let signal: LocalWorkSignal
 
@@ -17,7 +17,7 @@ struct SQLiteJobQueue: JobQueue {
             {
                 return MessageRecord(existing)
             }
-            let now = SQLiteDatabase.now()
+            let now = SQLiteBackend.now()
             try db.execute(
                 sql: """
                     INSERT INTO messages (id, run_id, marker, marker_meters, sender, idempotency_key,
@@ -42,7 +42,7 @@ struct SQLiteJobQueue: JobQueue {
     func claim(workerID: String, leaseSeconds: Double) async throws -> JobClaim? {
         let leaseToken = SecureIdentifier.makeToken()
         return try await database.immediate { db -> JobClaim? in
-            let now = SQLiteDatabase.now()
+            let now = SQLiteBackend.now()
             // A job whose lease ran out on its last allowed attempt has crashed or stalled every
             // worker that took it: it fails instead of being handed out again.
             for row in try Row.fetchAll(
@@ -97,7 +97,7 @@ struct SQLiteJobQueue: JobQueue {
 
     func heartbeat(_ claim: JobClaim, leaseSeconds: Double) async throws -> Bool {
         try await database.immediate { db in
-            let now = SQLiteDatabase.now()
+            let now = SQLiteBackend.now()
             try db.execute(
                 sql: """
                     UPDATE messages SET lease_expires_at = ?, updated_at = ?
@@ -109,7 +109,7 @@ struct SQLiteJobQueue: JobQueue {
 
     func complete(_ claim: JobClaim, result: JobResult) async throws -> Bool {
         let done = try await database.immediate { db -> Bool in
-            let now = SQLiteDatabase.now()
+            let now = SQLiteBackend.now()
             try db.execute(
                 sql: """
                     UPDATE messages SET status = 'ready', error = NULL, lease_token = NULL,
@@ -134,7 +134,7 @@ struct SQLiteJobQueue: JobQueue {
 
     func fail(_ claim: JobClaim, error: String, retryAfterSeconds: Double?) async throws -> Bool {
         let changed = try await database.immediate { db -> Bool in
-            let now = SQLiteDatabase.now()
+            let now = SQLiteBackend.now()
             if let retryAfterSeconds {
                 try db.execute(
                     sql: """
@@ -158,7 +158,7 @@ struct SQLiteJobQueue: JobQueue {
 
     func release(_ claim: JobClaim) async throws -> Bool {
         let changed = try await database.immediate { db -> Bool in
-            let now = SQLiteDatabase.now()
+            let now = SQLiteBackend.now()
             try db.execute(
                 sql: """
                     UPDATE messages SET status = 'queued', attempts = MAX(attempts - 1, 0),

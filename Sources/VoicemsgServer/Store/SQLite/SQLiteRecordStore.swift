@@ -3,7 +3,7 @@ import GRDB
 
 /// Runs and messages in the SQLite database.
 struct SQLiteRecordStore: RecordStore {
-    let database: SQLiteDatabase
+    let database: SQLiteBackend
 
     func createRun(_ run: RunRecord) async throws {
         try await database.immediate { db in

@@ -1,6 +1,6 @@
 import GRDB
 
-extension SQLiteDatabase: SchemaMigrations {
+extension SQLiteBackend: SchemaMigrations {
     /// The schema's history, oldest first; GRDB records each applied migration in
     /// `grdb_migrations` and applies only the ones a database has not seen. Add a migration for
     /// every change; never edit one that has shipped. The tables are the same as on PostgreSQL,

@@ -7,7 +7,7 @@ struct PostgresMigration: Sendable {
     var statements: [String]
 }
 
-extension PostgresDatabase: SchemaMigrations {
+extension PostgresBackend: SchemaMigrations {
     /// The schema's history, oldest first. Add a migration for every change; never edit one that
     /// has shipped. The tables are the same as on SQLite, in PostgreSQL's types. Times are
     /// seconds since 1970 from the database's clock (`voicemsg_now()`), so every machine agrees on

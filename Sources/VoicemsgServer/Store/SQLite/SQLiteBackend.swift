@@ -7,7 +7,7 @@ import GRDB
 /// The database runs in WAL mode (readers never block the writer) with a busy timeout, and every
 /// change to the queue is one `BEGIN IMMEDIATE` transaction, so two writers, even in two
 /// processes sharing the folder, never interleave inside a claim.
-struct SQLiteDatabase: Sendable {
+struct SQLiteBackend: Sendable {
     let pool: DatabasePool
     let path: String
 

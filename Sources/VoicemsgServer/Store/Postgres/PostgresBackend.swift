@@ -10,7 +10,7 @@ import PostgresNIO
 ///
 /// The pool, `client`, is a `Service`: it runs in the process's `ServiceGroup`, which starts it
 /// before anything queries and closes it after everything else has stopped.
-struct PostgresDatabase: Sendable {
+struct PostgresBackend: Sendable {
     let client: PostgresClient
     let logger: Logger
     /// The URL without its password, for logs and errors.
