@@ -27,10 +27,11 @@ build: setup
 # on loopback and removes afterwards.
 test: setup
 	$(SWIFT) build --build-tests
-	scripts/with-postgres.sh $(SWIFT) test --skip-build
+	scripts/with-postgres.sh --require $(SWIFT) test --skip-build
 
+# The demo runs the CLI only, so it builds only the CLI: not the server and its network stack.
 demo: setup
-	$(SWIFT) build $(RELEASE)
+	$(SWIFT) build $(RELEASE) --product voicemsg
 	scripts/demo.sh "$(RELEASE_BIN)/voicemsg"
 
 # Pipeline vs opusenc and ffmpeg, the tracker and scheduler, and the queue and server.

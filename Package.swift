@@ -13,8 +13,12 @@ func systemLibrary(_ name: String, pkgConfig: String, apt: String, brew: String)
 
 let package = Package(
     name: "voicemsg",
-    platforms: [.macOS(.v14)],
+    // RunTracking is what the iOS and watchOS app links; every other target needs the C
+    // libraries below and builds on macOS and Linux only.
+    platforms: [.macOS(.v14), .iOS(.v17), .watchOS(.v10)],
     products: [
+        .library(name: "RunTracking", targets: ["RunTracking"]),
+        .library(name: "GPXReplay", targets: ["GPXReplay"]),
         .library(name: "AudioPipeline", targets: ["AudioPipeline"]),
         .executable(name: "voicemsg", targets: ["voicemsg"]),
         .executable(name: "voicemsg-server", targets: ["voicemsg-server"]),
@@ -39,15 +43,22 @@ let package = Package(
         systemLibrary("COpus", pkgConfig: "opus", apt: "libopus-dev", brew: "opus"),
         systemLibrary("CSoxr", pkgConfig: "soxr", apt: "libsoxr-dev", brew: "libsoxr"),
         systemLibrary("CEbur128", pkgConfig: "libebur128", apt: "libebur128-dev", brew: "libebur128"),
+        // GPS fixes to distance, markers, paces and the playback scheduler: pure Swift with no
+        // dependency at all, so the phone app can link it alone.
+        .target(name: "RunTracking", dependencies: []),
+        // GPX files read and replayed through the tracker and scheduler.
+        .target(name: "GPXReplay", dependencies: ["RunTracking"]),
+        // Audio only: decode, condition, trim, normalize, encode, tag.
         .target(
             name: "AudioPipeline",
-            dependencies: ["CSndfile", "COpus", "CSoxr", "CEbur128"]
+            dependencies: ["RunTracking", "CSndfile", "COpus", "CSoxr", "CEbur128"]
         ),
         // The upload server, store, queue and workers; AudioPipeline stays free of server packages.
         .target(
             name: "VoicemsgServer",
             dependencies: [
                 "AudioPipeline",
+                "RunTracking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -68,6 +79,8 @@ let package = Package(
             name: "voicemsg",
             dependencies: [
                 "AudioPipeline",
+                "RunTracking",
+                "GPXReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [
@@ -101,6 +114,15 @@ let package = Package(
         // The process runner and scratch folders every test target uses.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
+            name: "RunTrackingTests",
+            dependencies: [
+                "RunTracking",
+                "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(name: "GPXReplayTests", dependencies: ["GPXReplay", "RunTracking", "TestSupport"]),
+        .testTarget(
             name: "AudioPipelineTests",
             dependencies: [
                 "AudioPipeline",
@@ -113,6 +135,7 @@ let package = Package(
             dependencies: [
                 "VoicemsgServer",
                 "AudioPipeline",
+                "RunTracking",
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -122,6 +145,6 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "voicemsgTests", dependencies: ["AudioPipeline", "TestSupport"]),
+        .testTarget(name: "voicemsgTests", dependencies: ["voicemsg", "AudioPipeline", "RunTracking", "GPXReplay", "TestSupport"]),
     ]
 )

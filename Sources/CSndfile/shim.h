@@ -22,4 +22,9 @@ static inline int vm_sf_get_format_subtype(SF_INFO *info, SF_FORMAT_INFO *out) {
 static inline int vm_sf_get_log_info(SNDFILE *file, char *buffer, int size) {
     return sf_command(file, SFC_GET_LOG_INFO, buffer, size);
 }
+
+/* Float samples written to an integer format are clipped, not wrapped (SFC_SET_CLIPPING). */
+static inline int vm_sf_set_clipping(SNDFILE *file, int on) {
+    return sf_command(file, SFC_SET_CLIPPING, NULL, on ? SF_TRUE : SF_FALSE);
+}
 #endif

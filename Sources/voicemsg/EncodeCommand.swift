@@ -1,6 +1,7 @@
 import AudioPipeline
 import ArgumentParser
 import Foundation
+import RunTracking
 
 struct EncodeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

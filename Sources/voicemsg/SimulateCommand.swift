@@ -1,6 +1,8 @@
 import AudioPipeline
 import ArgumentParser
 import Foundation
+import RunTracking
+import GPXReplay
 
 struct SimulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,8 +44,8 @@ struct SimulateCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             try simulate()
-        } catch let error as AudioPipelineError {
-            printError(error.description)
+        } catch let error where error is AudioPipelineError || error is RunTrackingError || error is GPXError {
+            printError("\(error)")
             throw ExitCode(ExitStatus.failure)
         }
     }
@@ -71,7 +73,9 @@ struct SimulateCommand: AsyncParsableCommand {
         }
         if let mixdown {
             let samples = RunMixdown.render(timeline, messages: loaded, silence: mixdownRealTime ? .realTime : .default)
-            try AtomicFile.write(Array(WaveFile.pcm16(samples, sampleRate: RunMixdown.sampleRate)), to: mixdown)
+            try AtomicFile.write(to: mixdown) { temporary in
+                try WAVWriter.write(samples, sampleRate: RunMixdown.sampleRate, to: temporary)
+            }
         }
         if json {
             try JSONOutput.print([SimulationJSON(timeline)])
@@ -100,6 +104,8 @@ struct SimulateCommand: AsyncParsableCommand {
                 file: (path as NSString).lastPathComponent, sender: stream.tags["SENDER"] ?? stream.tags["ARTIST"],
                 marker: marker, durationSeconds: Double(stream.validSampleCount) / 48_000, samples: samples)
         } catch let error as AudioPipelineError {
+            throw error.attributed(to: path)
+        } catch let error as RunTrackingError {
             throw error.attributed(to: path)
         }
     }

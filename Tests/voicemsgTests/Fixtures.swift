@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TestSupport
 
 /// Input files for the CLI tests, good and bad, in one temporary folder per test process.
@@ -24,7 +23,7 @@ enum Fixtures {
         }
     }
 
-    private static let made = Mutex<[String: String]>([:])
+    private static let made = Locked<[String: String]>([:])
 
     /// A WAV file written byte by byte, so that its header can say anything.
     static func wav(format: UInt16 = 1, channels: UInt16, sampleRate: UInt32, bitsPerSample: UInt16,

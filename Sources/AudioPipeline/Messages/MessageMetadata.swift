@@ -1,3 +1,4 @@
+import RunTracking
 /// Who a message is from and where on the run it belongs; written to the output's tags.
 public struct MessageMetadata: Sendable, Equatable, Codable {
     public var marker: DistanceMarker

@@ -2,6 +2,7 @@ import AudioPipeline
 import Foundation
 import HTTPTypes
 import Hummingbird
+import RunTracking
 
 /// The HTTP API: runs, uploads, message status, the manifest, audio, health and metrics.
 public struct VoicemsgAPI: Sendable {
@@ -72,7 +73,7 @@ public struct VoicemsgAPI: Sendable {
         do {
             marker = try DistanceMarker(parsing: markerText)
             markerMeters = try marker.resolvedMeters(plannedDistance: run.plannedDistanceMeters)
-        } catch let error as AudioPipelineError {
+        } catch let error as RunTrackingError {
             throw HTTPError(.badRequest, message: error.description)
         }
         let sender = request.uri.queryParameters.get("sender")

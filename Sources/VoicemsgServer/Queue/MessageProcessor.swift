@@ -1,4 +1,5 @@
 import AudioPipeline
+import RunTracking
 import Foundation
 
 /// Turns one uploaded recording into an Ogg Opus file. The worker calls it on a thread of its
@@ -24,6 +25,11 @@ enum FailureKind {
     case transient
 
     init(_ error: any Error) {
+        // A marker the tracker cannot read is the upload's fault; it never gets better.
+        if error is RunTrackingError {
+            self = .permanent
+            return
+        }
         guard let error = error as? AudioPipelineError else {
             self = .transient
             return

@@ -1,5 +1,6 @@
 import AudioPipeline
 import Foundation
+import RunTracking
 
 /// The production processor: the audio pipeline, then Ogg Opus.
 public struct PipelineMessageProcessor: MessageProcessor {

@@ -1,3 +1,4 @@
+import RunTracking
 /// An accepted upload, before it is stored: the marker is already parsed and resolved.
 public struct NewMessage: Sendable {
     public var id: String

@@ -1,5 +1,6 @@
 import Testing
 @testable import AudioPipeline
+import TestSupport
 
 @Suite struct CAFOpusReaderTests {
     /// The writer tests' stream without its output gain, which CAF cannot carry.

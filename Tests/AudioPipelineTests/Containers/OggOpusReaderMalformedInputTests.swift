@@ -1,5 +1,6 @@
 import Testing
 @testable import AudioPipeline
+import TestSupport
 
 /// Hostile and damaged input must end in `.invalidContainer` with a message, never a trap.
 @Suite struct OggOpusReaderMalformedInputTests {

@@ -1,6 +1,7 @@
 import AudioPipeline
 import Foundation
 import Testing
+import RunTracking
 
 /// Acceptance, exactness and interop: the file decodes to exactly the trimmed length in opusdec
 /// and ffmpeg, opusinfo finds nothing to complain about, and ffprobe sees the marker and sender.

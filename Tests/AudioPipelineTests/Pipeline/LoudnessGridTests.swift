@@ -1,6 +1,7 @@
 import AudioPipeline
 import Foundation
 import Testing
+import RunTracking
 
 /// Acceptance, loudness: speech at any level, rate, channel count, container and length comes
 /// out at -16 LUFS ±0.5 LU with a true peak at or under -1 dBTP, as ffmpeg's ebur128 measures

@@ -1,6 +1,7 @@
 import AudioPipeline
 import Foundation
 import Testing
+import RunTracking
 
 /// Acceptance, decoding: every format libsndfile reads decodes the same from memory (virtual
 /// I/O, as the server hands over uploads) as from a path, and the pipeline gives the same

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -63,7 +62,7 @@ enum SpeechRecordings {
         var loudness: Double
     }
 
-    private static let bases = Mutex<[Double: Base]>([:])
+    private static let bases = Locked<[Double: Base]>([:])
 
     /// Mono 22.05 kHz espeak-ng speech, `seconds` long, cached per length.
     private static func base(seconds: Double) throws -> Base {

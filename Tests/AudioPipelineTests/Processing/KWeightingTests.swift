@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AudioPipeline
+import TestSupport
 
 @Suite struct KWeightingTests {
     /// Speech-like test signal: harmonics of a gliding fundamental under a syllable envelope,

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TestSupport
 
 /// Speech made with espeak-ng, resampled to 48 kHz and high-passed at 75 Hz with sox, once per
 /// test run, through a temporary folder, and cached in memory. Nothing outside the project is
@@ -28,7 +28,7 @@ enum SpeechFixtures {
         }
     }
 
-    private static let cache = Mutex<[String: [Float]]>([:])
+    private static let cache = Locked<[String: [Float]]>([:])
 
     private static let folder: URL = {
         let url = FileManager.default.temporaryDirectory

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Signals the trimming tests build messages from: noise, clicks, and simple measurements.
 /// Written independently of the trimmer, so the tests do not judge it with its own code.

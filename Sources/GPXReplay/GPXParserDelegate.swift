@@ -1,0 +1,159 @@
+import RunTracking
+/// The SAX side of `GPXReader`, fed by `XMLScanner`: keeps only the point being read, so
+/// memory stays flat. The scanner has already matched end tags to start tags.
+struct GPXParserDelegate {
+    static let gpxNamespaces: Set<String> = [
+        "http://www.topografix.com/GPX/1/0", "http://www.topografix.com/GPX/1/1", "",
+    ]
+    static let openTracksNamespace = "http://opentracksapp.com/xmlschemas/v1"
+    static let garminTrackPointV2Namespace = "http://www.garmin.com/xmlschemas/TrackPointExtension/v2"
+
+    let source: String
+    private(set) var version: String?
+    private(set) var points: [GPXPoint] = []
+    private(set) var rejectedPointCount = 0
+    private(set) var waypointCount = 0
+    private(set) var segmentsWithPoints = 0
+
+    private var segment = -1
+    private var segmentHasPoints = false
+    private var current: GPXPoint?
+    private var currentIsValid = true
+    /// Depth below the current point; direct children (depth 1) carry ele/time/speed.
+    private var pointDepth = 0
+    private var text = ""
+    private var capturing: Field?
+
+    private enum Field {
+        case elevation, time, speed, accuracy
+    }
+
+    init(source: String) {
+        self.source = source
+    }
+
+    private func isGPX(_ namespace: String?) -> Bool {
+        Self.gpxNamespaces.contains(namespace ?? "")
+    }
+
+    private func failure(line: Int, _ message: String) -> GPXError {
+        GPXError(.malformed, "line \(line): \(message)", source: source)
+    }
+
+    mutating func startElement(
+        _ name: XMLScanner.Name, attributes: [XMLScanner.Attribute], line: Int
+    ) throws(GPXError) {
+        let elementName = name.localName
+        let namespaceURI = name.namespaceURI
+        if version == nil {
+            guard elementName == "gpx", isGPX(namespaceURI) else {
+                throw failure(line: line, "not a GPX file: the root element is <\(name.qualifiedName)>, not <gpx>")
+            }
+            version = attributes.value(of: "version") ?? (namespaceURI?.hasSuffix("1/0") == true ? "1.0" : "1.1")
+            return
+        }
+
+        if current != nil {
+            pointDepth += 1
+            capturing = nil
+            if pointDepth == 1, isGPX(namespaceURI) {
+                switch elementName {
+                case "ele": capturing = .elevation
+                case "time": capturing = .time
+                case "speed": capturing = .speed  // GPX 1.0
+                default: break
+                }
+            } else if namespaceURI == Self.openTracksNamespace {
+                if elementName == "accuracy_horizontal" { capturing = .accuracy }
+                if elementName == "speed" { capturing = .speed }
+            } else if namespaceURI == Self.garminTrackPointV2Namespace, elementName == "speed" {
+                capturing = .speed
+            }
+            text = ""
+            return
+        }
+
+        guard isGPX(namespaceURI) else { return }
+        switch elementName {
+        case "trkseg", "rte":
+            segment += 1
+            segmentHasPoints = false
+        case "trkpt", "rtept":
+            if segment < 0 { segment = 0 }
+            try startPoint(kind: elementName == "trkpt" ? .track : .route, attributes: attributes, line: line)
+        case "wpt":
+            waypointCount += 1
+        default:
+            break
+        }
+    }
+
+    private mutating func startPoint(
+        kind: GPXPoint.Kind, attributes: [XMLScanner.Attribute], line: Int
+    ) throws(GPXError) {
+        guard let latText = attributes.value(of: "lat"), let lonText = attributes.value(of: "lon") else {
+            throw failure(line: line, "a <\(kind == .track ? "trkpt" : "rtept")> has no lat or lon attribute")
+        }
+        guard let latitude = Double(Self.trimmed(latText)), let longitude = Double(Self.trimmed(lonText)) else {
+            throw failure(line: line, "lat '\(latText)' / lon '\(lonText)' is not a pair of numbers")
+        }
+        current = GPXPoint(
+            latitude: latitude, longitude: longitude, segment: segment, kind: kind, line: line)
+        currentIsValid = GPSFix(time: 0, latitude: latitude, longitude: longitude).hasValidCoordinates
+        pointDepth = 0
+    }
+
+    /// `text` without leading and trailing XML whitespace (space, tab, CR, LF).
+    static func trimmed(_ text: String) -> Substring {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D }
+        let utf8 = text.utf8
+        guard let first = utf8.firstIndex(where: { !isSpace($0) }),
+              let last = utf8.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return text[first...last]
+    }
+
+    mutating func characters(_ string: String) {
+        if capturing != nil { text += string }
+    }
+
+    mutating func endElement(line: Int) throws(GPXError) {
+        guard var point = current else { return }
+        if pointDepth == 0 {
+            // The point itself ends.
+            current = nil
+            guard currentIsValid else {
+                rejectedPointCount += 1
+                return
+            }
+            if !segmentHasPoints {
+                segmentHasPoints = true
+                segmentsWithPoints += 1
+            }
+            points.append(point)
+            return
+        }
+        pointDepth -= 1
+        guard let field = capturing else { return }
+        capturing = nil
+        let value = Self.trimmed(text)
+        if field == .time {
+            guard let seconds = GPXTime.seconds(from: value) else {
+                throw failure(line: line, "'\(value)' is not a date-time such as 2024-05-01T07:30:00Z")
+            }
+            point.time = seconds
+        } else {
+            guard let number = Double(value), number.isFinite else {
+                // A device's odd extension value is not worth rejecting the file for.
+                return
+            }
+            switch field {
+            case .elevation: point.elevation = number
+            case .speed: point.speed = number >= 0 ? number : nil
+            case .accuracy: point.horizontalAccuracy = number >= 0 ? number : nil
+            case .time: break
+            }
+        }
+        current = point
+    }
+}

@@ -1,0 +1,75 @@
+import RunTracking
+extension RunSimulator {
+    /// A message as `encode` wrote it: its marker, sender and length, and optionally its audio.
+    public struct Message: Sendable {
+        public var file: String
+        public var sender: String?
+        public var marker: DistanceMarker
+        public var durationSeconds: Double
+        /// Mono 48 kHz samples, for the mixdown; nil when only the timeline is wanted.
+        public var samples: [Float]?
+
+        public init(file: String, sender: String? = nil, marker: DistanceMarker, durationSeconds: Double, samples: [Float]? = nil) {
+            self.file = file
+            self.sender = sender
+            self.marker = marker
+            self.durationSeconds = durationSeconds
+            self.samples = samples
+        }
+    }
+
+    /// The tracker's and the scheduler's settings for one replay.
+    public struct Configuration: Sendable {
+        public var tracker: DistanceTracker.Configuration
+        /// Lead, gap and planned distance. Relative markers need `plannedDistance`.
+        public var scheduler: PlaybackScheduler.Configuration
+
+        public init(tracker: DistanceTracker.Configuration = .init(), scheduler: PlaybackScheduler.Configuration = .init()) {
+            self.tracker = tracker
+            self.scheduler = scheduler
+        }
+    }
+
+    /// One message's place on the run.
+    public struct Play: Sendable, Codable, Equatable {
+        public var file: String
+        public var sender: String?
+        /// Canonical marker, as in the tag.
+        public var marker: String
+        public var markerMeters: Double
+        /// Seconds since the first fix.
+        public var startSeconds: Double
+        /// Tracked distance when it started.
+        public var startMeters: Double
+        public var endSeconds: Double
+        /// How far past its marker the runner was when it started (negative: early, by the lead).
+        public var latenessMeters: Double
+        public var reason: PlaybackScheduler.PlayReason
+    }
+
+    /// A message that never started (only possible if the run never ended).
+    public struct Unplayed: Sendable, Codable, Equatable {
+        public var file: String
+        public var marker: String
+        public var markerMeters: Double
+    }
+
+    /// Tracked distance at a moment of the run.
+    public struct Sample: Sendable, Codable, Equatable {
+        public var seconds: Double
+        public var meters: Double
+    }
+
+    /// What happened on the replayed run.
+    public struct Timeline: Sendable, Codable, Equatable {
+        /// The tracker's total.
+        public var distanceMeters: Double
+        /// From the first to the last fix.
+        public var durationSeconds: Double
+        public var plannedDistanceMeters: Double?
+        public var plays: [Play]
+        public var unplayed: [Unplayed]
+        /// Distance over time, one sample per fix; for plots, not part of the JSON contract.
+        public var distance: [Sample]
+    }
+}

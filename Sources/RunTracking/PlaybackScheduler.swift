@@ -1,0 +1,219 @@
+import Foundation
+
+/// Decides which friend's message plays when: a pure state machine, events in, actions out.
+///
+/// Rules:
+/// - A message is due when the distance reaches its resolved marker minus the lead distance
+///   (`leadSeconds`, plus half the usual update interval, at the current speed).
+/// - One message plays at a time, with `minimumGapSeconds` of silence between two.
+/// - Due messages play in marker order; equal markers in the order they were given.
+/// - Every message plays exactly once; none is dropped. Markers passed while another plays,
+///   or crossed together after a GPS gap, play one after the other.
+/// - When the run finishes, or the planned distance is reached, every message left plays, in
+///   marker order (`finish` messages included).
+///
+/// Because the queue is sorted and due-ness only grows with distance, the next message to
+/// play is always the head of the queue: the state is one index, which is cheap per fix and
+/// trivially `Codable`, so an app can persist it and resume after a restart.
+public struct PlaybackScheduler: Sendable, Codable, Equatable {
+    public let configuration: Configuration
+    /// The messages in playing order.
+    public let queue: [Entry]
+    public private(set) var state: State
+
+    /// Resolves every marker against `configuration.plannedDistance`.
+    ///
+    /// - Throws: `invalidMarker` when a relative marker has no planned distance, and
+    ///   `duplicateMessage` when two messages share an id.
+    public init(messages: [Message], configuration: Configuration = .init()) throws {
+        var seen = Set<String>()
+        var entries: [Entry] = []
+        for (order, message) in messages.enumerated() {
+            guard seen.insert(message.id).inserted else {
+                throw RunTrackingError(.duplicateMessage, "message id '\(message.id)' is used twice in one run")
+            }
+            do {
+                let meters = try message.marker.resolvedMeters(plannedDistance: configuration.plannedDistance)
+                entries.append(Entry(message: message, meters: meters, order: order))
+            } catch let error as RunTrackingError {
+                throw error.attributed(to: message.id)
+            }
+        }
+        entries.sort { ($0.meters, $0.order) < ($1.meters, $1.order) }
+        self.configuration = configuration
+        self.queue = entries
+        self.state = .running(Progress())
+    }
+
+    /// Feeds one event; returns the message to start, if any.
+    public mutating func handle(_ event: Event) -> Action? {
+        switch event {
+        case .distanceUpdate(let time, let meters): return distanceUpdated(time: time, meters: meters)
+        case .playbackFinished(let id, let time): return playbackFinished(id: id, time: time)
+        case .pause(let time): return paused(time: time)
+        case .resume(let time): return resumed(time: time)
+        case .runFinished(let time): return runFinished(time: time)
+        case .tick(let time): return ticked(time: time)
+        }
+    }
+
+    // MARK: - Events
+
+    public mutating func distanceUpdated(time: Double, meters: Double) -> Action? {
+        switch state {
+        case .running(var progress):
+            progress.advance(to: time, meters: meters, configuration: configuration)
+            if reachedPlannedDistance(progress) {
+                return finish(progress, time: time)
+            }
+            let action = startNext(&progress, time: time, ended: false)
+            state = .running(progress)
+            return action
+        case .paused(var progress):
+            progress.advance(to: time, meters: meters, configuration: configuration)
+            // Markers passed while paused will be catching up on resume.
+            progress.previousReach = progress.meters + leadMeters(progress)
+            state = .paused(progress)
+            return nil
+        case .ended(var progress):
+            progress.advance(to: time, meters: meters, configuration: configuration)
+            let action = startNext(&progress, time: time, ended: true)
+            state = .ended(progress)
+            return action
+        }
+    }
+
+    public mutating func playbackFinished(id: String, time: Double) -> Action? {
+        var progress = state.progress
+        // A stale or unknown id changes nothing: the host may report twice.
+        guard progress.playing == id else { return nil }
+        progress.playing = nil
+        progress.lastFinish = time
+        progress.time = max(progress.time ?? time, time)
+        return resumeAfterChange(progress, time: time)
+    }
+
+    public mutating func paused(time: Double) -> Action? {
+        if case .running(let progress) = state { state = .paused(progress) }
+        return nil
+    }
+
+    public mutating func resumed(time: Double) -> Action? {
+        guard case .paused(var progress) = state else { return nil }
+        progress.time = max(progress.time ?? time, time)
+        state = .running(progress)
+        return resumeAfterChange(progress, time: time)
+    }
+
+    /// Ends the run; a paused run ends too, since the runner now has time to listen.
+    public mutating func runFinished(time: Double) -> Action? {
+        var progress = state.progress
+        progress.time = max(progress.time ?? time, time)
+        return finish(progress, time: time)
+    }
+
+    public mutating func ticked(time: Double) -> Action? {
+        var progress = state.progress
+        progress.time = max(progress.time ?? time, time)
+        return resumeAfterChange(progress, time: time)
+    }
+
+    // MARK: - Queries
+
+    /// When the next message could start if nothing else happens (the minimum gap ends), so
+    /// the host can send a `tick` then. Nil when nothing is waiting for the gap.
+    public var wakeUpTime: Double? {
+        let progress = state.progress
+        guard progress.playing == nil, progress.nextIndex < queue.count, let last = progress.lastFinish else {
+            return nil
+        }
+        if case .paused = state { return nil }
+        let ready = last + configuration.minimumGapSeconds
+        guard ready > (progress.time ?? -.infinity) else { return nil }
+        let isEnded: Bool = { if case .ended = state { return true }; return false }()
+        return isEnded || isDue(queue[progress.nextIndex], progress) ? ready : nil
+    }
+
+    /// Ids of the messages that have started, in order.
+    public var startedIDs: [String] { queue.prefix(state.progress.nextIndex).map(\.message.id) }
+
+    /// True when every message has played to the end.
+    public var isComplete: Bool { state.progress.nextIndex == queue.count && state.progress.playing == nil }
+
+    // MARK: - Transitions
+
+    private mutating func finish(_ progress: Progress, time: Double) -> Action? {
+        var progress = progress
+        let action = startNext(&progress, time: time, ended: true)
+        state = .ended(progress)
+        return action
+    }
+
+    private mutating func resumeAfterChange(_ progress: Progress, time: Double) -> Action? {
+        var progress = progress
+        switch state {
+        case .running:
+            let action = startNext(&progress, time: time, ended: false)
+            state = .running(progress)
+            return action
+        case .paused:
+            state = .paused(progress)
+            return nil
+        case .ended:
+            let action = startNext(&progress, time: time, ended: true)
+            state = .ended(progress)
+            return action
+        }
+    }
+
+    private func reachedPlannedDistance(_ progress: Progress) -> Bool {
+        guard let planned = configuration.plannedDistance else { return false }
+        return progress.meters >= planned
+    }
+
+    private func leadMeters(_ progress: Progress) -> Double {
+        let anticipation = configuration.anticipatesNextUpdate ? (progress.updateInterval ?? 0) / 2 : 0
+        return (configuration.leadSeconds + anticipation) * progress.speed
+    }
+
+    private func isDue(_ entry: Entry, _ progress: Progress) -> Bool {
+        progress.meters + leadMeters(progress) >= entry.meters
+    }
+
+    /// Starts the head of the queue when nothing plays, the gap has passed and it is due.
+    private func startNext(_ progress: inout Progress, time: Double, ended: Bool) -> Action? {
+        defer { progress.previousReach = progress.meters + leadMeters(progress) }
+        guard progress.playing == nil, progress.nextIndex < queue.count else { return nil }
+        if let last = progress.lastFinish, time < last + configuration.minimumGapSeconds { return nil }
+        let entry = queue[progress.nextIndex]
+        let due = isDue(entry, progress)
+        guard due || ended else { return nil }
+        let reason: PlayReason =
+            !due ? .runEnded : progress.previousReach >= entry.meters ? .catchingUp : .markerReached
+        progress.nextIndex += 1
+        progress.playing = entry.message.id
+        return .play(id: entry.message.id, reason: reason)
+    }
+}
+
+extension PlaybackScheduler.Progress {
+    /// Takes a new distance: never backwards, and a smoothed speed for the lead.
+    mutating func advance(to time: Double, meters newMeters: Double, configuration: PlaybackScheduler.Configuration) {
+        let clamped = newMeters.isFinite ? max(meters, newMeters) : meters
+        if let previous = updateTime, time > previous {
+            let elapsed = time - previous
+            let instant = (clamped - meters) / elapsed
+            // elapsed / (τ + elapsed): the exponential smoother's weight to first order, without
+            // an exp() per fix.
+            let weight = elapsed / (max(configuration.speedTimeConstant, 0) + elapsed)
+            speed += weight * (instant - speed)
+            if elapsed <= 10 {
+                updateInterval = updateInterval.map { $0 + 0.2 * (elapsed - $0) } ?? elapsed
+            }
+        }
+        meters = clamped
+        updateTime = max(updateTime ?? time, time)
+        self.time = max(self.time ?? time, time)
+    }
+}
+
