@@ -48,6 +48,25 @@ import Testing
     }
 
     @Test(arguments: Backend.allCases)
+    func databaseFromBeforeMigrationsWereRecordedIsAdopted(_ backend: Backend) async throws {
+        let directory = try TemporaryDirectory()
+        guard let location = try backend.makeLocation(in: directory) else { return }
+        let (old, oldServices) = try await Self.openUnmigrated(location)
+        try await old.migrateToFirstVersion()
+        let (run, _, _) = try await makeRun(in: old)
+        let message = try await enqueue(in: old, runID: run.id)
+        try await old.forgetMigrations()
+        await oldServices.stop()
+
+        let new = try await OpenStore.open(location)
+        #expect(try await new.store.appliedMigrations() == new.store.knownMigrations)
+        #expect(try await new.store.messageIndexes().contains("messages_leased"))
+        #expect(try await new.store.message(id: message.id)?.status == .queued)
+        #expect(try await new.store.claim(workerID: "new", leaseSeconds: 30)?.messageID == message.id)
+        await new.close()
+    }
+
+    @Test(arguments: Backend.allCases)
     func processesStartingAtOnceMigrateAFreshDatabaseOnce(_ backend: Backend) async throws {
         let directory = try TemporaryDirectory()
         guard let location = try backend.makeLocation(in: directory) else { return }

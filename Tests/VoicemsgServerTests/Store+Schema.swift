@@ -15,6 +15,18 @@ extension Store {
         }
     }
 
+    /// Drops the record of applied migrations, leaving the tables: a database as the server made
+    /// it before migrations were recorded.
+    func forgetMigrations() async throws {
+        switch schema {
+        case let sqlite as SQLiteBackend:
+            try await sqlite.pool.write { db in try db.execute(sql: "DROP TABLE grdb_migrations") }
+        case let postgres as PostgresBackend:
+            try await postgres.client.query("DROP TABLE schema_migrations", logger: testLogger)
+        default: throw TestFailure("unknown backend \(type(of: schema))")
+        }
+    }
+
     /// The migrations the database records as applied, oldest first.
     func appliedMigrations() async throws -> [String] {
         switch schema {

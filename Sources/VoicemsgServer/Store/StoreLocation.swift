@@ -16,8 +16,9 @@ public enum StoreLocation: Sendable, Equatable {
         }
     }
 
-    /// Opens the store's four parts. Nothing is read or written yet: run `services` (a
-    /// PostgreSQL connection pool and its listener), then call `migrate()` before first use.
+    /// Opens the store's four parts: the SQLite file, or a PostgreSQL pool that connects once it
+    /// runs. No table is touched yet: run `services` (the pool and its listener), then call
+    /// `migrate()` before first use.
     public func open(logger: Logger) throws -> Store {
         switch self {
         case .sqlite(let dataDirectory):
