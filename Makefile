@@ -11,8 +11,9 @@ RELEASE = -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdli
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE) --show-bin-path)
 
 APT_PACKAGES = pkg-config libsndfile1-dev libopus-dev libsoxr-dev libebur128-dev \
-               ffmpeg opus-tools sox libsox-fmt-mp3 espeak-ng postgresql
-BREW_PACKAGES = pkg-config libsndfile opus libsoxr libebur128 ffmpeg opus-tools sox espeak-ng postgresql@16
+               ffmpeg opus-tools sox libsox-fmt-mp3 espeak-ng postgresql prometheus
+BREW_PACKAGES = pkg-config libsndfile opus libsoxr libebur128 ffmpeg opus-tools sox espeak-ng postgresql@16 \
+                prometheus
 
 .PHONY: setup build test demo bench samples clean
 
@@ -26,10 +27,11 @@ build: setup
 # on loopback and removes afterwards.
 test: setup
 	$(SWIFT) build --build-tests
-	scripts/with-postgres.sh $(SWIFT) test --skip-build
+	scripts/with-postgres.sh --require $(SWIFT) test --skip-build
 
+# The demo runs the CLI only, so it builds only the CLI: not the server and its network stack.
 demo: setup
-	$(SWIFT) build $(RELEASE)
+	$(SWIFT) build $(RELEASE) --product voicemsg
 	scripts/demo.sh "$(RELEASE_BIN)/voicemsg"
 
 # Pipeline vs opusenc and ffmpeg, the tracker and scheduler, and the queue and server.

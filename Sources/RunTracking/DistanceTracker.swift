@@ -18,7 +18,10 @@ import Foundation
 ///
 /// Distance between filtered positions is measured in the plane, whose origin follows the
 /// runner (re-centred every 500 m), so it stays within 0.02% of the WGS84 geodesic.
-public struct DistanceTracker: Sendable {
+///
+/// The whole state is `Codable` (and `Equatable`), so an app can save it when it is suspended
+/// and carry on after a relaunch exactly as if it had never stopped.
+public struct DistanceTracker: Sendable, Codable, Equatable {
     public let configuration: Configuration
     /// Cumulative metres so far.
     public private(set) var meters: Double = 0
@@ -32,23 +35,24 @@ public struct DistanceTracker: Sendable {
 
     private var plane: LocalTangentPlane?
     private var filter = ConstantVelocityFilter()
-    private var lastFixTime = -Double.infinity
+    /// The time of the last fix used. Finite (not -∞) before the first, so that JSON can hold it.
+    private var lastFixTime = -Double.greatestFiniteMagnitude
     /// The last accepted raw position and its time, for the implied-speed check.
-    private var lastAccepted: (east: Double, north: Double, time: Double) = (0, 0, 0)
+    private var lastAccepted = PlanePoint.origin
+    private var lastAcceptedTime = 0.0
     /// The filtered position distance was last measured from.
-    private var lastCounted: (east: Double, north: Double) = (0, 0)
+    private var lastCounted = PlanePoint.origin
     /// Where the runner stopped, while standing still.
-    private var stillAnchor: (east: Double, north: Double) = (0, 0)
+    private var stillAnchor = PlanePoint.origin
     /// Metres counted up to `lastCounted`; `meters` adds the open chord beyond it.
     private var committed = 0.0
     /// The filtered position after the previous accepted fix.
-    private var previousFiltered: (east: Double, north: Double) = (0, 0)
+    private var previousFiltered = PlanePoint.origin
     private let cosineOfMaximumTurn: Double
     /// Rejected fixes in a row that agree with each other (lat/lon, since the plane moves).
     private var rejectedRun: [GPSFix] = []
-    /// The last gap bridge, while it is young enough to be undone: metres before it, and the
-    /// last accepted fix before the gap.
-    private var provisionalBridge: (metersBefore: Double, from: GPSFix, acceptedSince: Int)?
+    /// The last gap bridge, while it is young enough to be undone.
+    private var provisionalBridge: ProvisionalBridge?
     /// The last accepted fix, kept in lat/lon for `provisionalBridge`.
     private var lastAcceptedFix: GPSFix?
 
@@ -62,7 +66,7 @@ public struct DistanceTracker: Sendable {
         let outcome = process(fix)
         // The open chord counts at once, so the scheduler is never a chord behind; the
         // maximum keeps the total from ever going back when a chord is re-measured.
-        let open = isStill ? 0 : planarLength(filter.east - lastCounted.east, filter.north - lastCounted.north)
+        let open = isStill ? 0 : lastCounted.distance(to: filter.position)
         meters = max(meters, committed + open)
         return Reading(time: max(fix.time, lastFixTime), meters: meters, speed: speed, outcome: outcome)
     }
@@ -79,37 +83,36 @@ public struct DistanceTracker: Sendable {
             start(at: fix, noise: noise)
             return .started
         }
-        var position = plane.project(latitude: fix.latitude, longitude: fix.longitude)
+        var position = plane.project(fix)
         // Keep the plane's origin near the runner so its scale stays true.
         if abs(position.east) > 500 || abs(position.north) > 500 {
-            let (east, north) = (filter.east, filter.north)
-            let center = plane.unproject(east: east, north: north)
+            let center = plane.unproject(east: filter.east, north: filter.north)
             let moved = LocalTangentPlane(originLatitude: center.latitude, originLongitude: center.longitude)
-            func reproject(_ point: (east: Double, north: Double)) -> (east: Double, north: Double) {
+            func reproject(_ point: PlanePoint) -> PlanePoint {
                 let place = plane.unproject(east: point.east, north: point.north)
                 return moved.project(latitude: place.latitude, longitude: place.longitude)
             }
-            lastAccepted = { let p = reproject((lastAccepted.east, lastAccepted.north)); return (p.east, p.north, lastAccepted.time) }()
+            lastAccepted = reproject(lastAccepted)
             lastCounted = reproject(lastCounted)
             stillAnchor = reproject(stillAnchor)
             previousFiltered = reproject(previousFiltered)
-            (filter.east, filter.north) = reproject((east, north))
+            filter.position = reproject(filter.position)
             plane = moved
             self.plane = moved
-            position = plane.project(latitude: fix.latitude, longitude: fix.longitude)
+            position = plane.project(fix)
         }
 
-        let elapsed = fix.time - lastAccepted.time
-        let jump = planarLength(position.east - lastAccepted.east, position.north - lastAccepted.north)
+        let elapsed = fix.time - lastAcceptedTime
+        let jump = lastAccepted.distance(to: position)
         let gap = fix.time - lastFixTime > configuration.gapSeconds
 
         if gap {
-            let from = isStill ? stillAnchor : (east: filter.east, north: filter.north)
-            let across = planarLength(position.east - from.east, position.north - from.north)
+            let from = isStill ? stillAnchor : filter.position
+            let across = from.distance(to: position)
             guard across <= configuration.maximumGapSpeed * elapsed else { return reject(fix) }
             lastFixTime = fix.time
             if let before = lastAcceptedFix {
-                provisionalBridge = (committed, before, 0)
+                provisionalBridge = ProvisionalBridge(metersBefore: committed, from: before)
             }
             lastAcceptedFix = fix
             // A pause where the runner barely moved is standing still, not distance; while
@@ -118,9 +121,10 @@ public struct DistanceTracker: Sendable {
                 committed += across
                 isStill = false
             }
-            filter.restart(east: position.east, north: position.north, noise: noise)
-            lastAccepted = (position.east, position.north, fix.time)
-            lastCounted = (position.east, position.north)
+            filter.restart(at: position, noise: noise)
+            lastAccepted = position
+            lastAcceptedTime = fix.time
+            lastCounted = position
             previousFiltered = lastCounted
             stillAnchor = lastCounted
             rejectedRun.removeAll()
@@ -133,7 +137,8 @@ public struct DistanceTracker: Sendable {
         }
         lastFixTime = fix.time
         if !rejectedRun.isEmpty { rejectedRun.removeAll() }
-        lastAccepted = (position.east, position.north, fix.time)
+        lastAccepted = position
+        lastAcceptedTime = fix.time
         lastAcceptedFix = fix
         if var bridge = provisionalBridge {
             bridge.acceptedSince += 1
@@ -146,12 +151,12 @@ public struct DistanceTracker: Sendable {
     }
 
     private mutating func accumulate(deviceSpeed: Double?) {
-        let current = (east: filter.east, north: filter.north)
+        let current = filter.position
         let filtered = filter.speed
         // A device's Doppler speed is far better than one derived from positions.
         let judged = deviceSpeed ?? filtered
         if isStill {
-            let away = planarLength(current.east - stillAnchor.east, current.north - stillAnchor.north)
+            let away = stillAnchor.distance(to: current)
             // Filtered speed alone would end a stop whenever the slow GPS wander speeds up;
             // only leaving the circle, or a device's Doppler speed, ends it.
             if (deviceSpeed ?? 0) > configuration.movingSpeed || away > configuration.stillRadius {
@@ -161,7 +166,7 @@ public struct DistanceTracker: Sendable {
             }
         } else if judged < configuration.stillSpeed {
             isStill = true
-            committed += planarLength(current.east - lastCounted.east, current.north - lastCounted.north)
+            committed += lastCounted.distance(to: current)
             stillAnchor = current
             lastCounted = current
         } else {
@@ -177,7 +182,7 @@ public struct DistanceTracker: Sendable {
     /// length that was never run (about σ²/2v² of it). Over a chord of `chordLength` metres
     /// most of that sideways wander cancels. A turn sharper than `maximumTurn` ends the chord
     /// at the previous position, so corners are not cut.
-    private mutating func countChord(to current: (east: Double, north: Double)) {
+    private mutating func countChord(to current: PlanePoint) {
         let chordEast = current.east - lastCounted.east, chordNorth = current.north - lastCounted.north
         let chord = planarLength(chordEast, chordNorth)
         if chord >= configuration.chordLength {
@@ -188,7 +193,7 @@ public struct DistanceTracker: Sendable {
         guard chord > 5 else { return }
         let dot = chordEast * filter.velocityEast + chordNorth * filter.velocityNorth
         if dot < cosineOfMaximumTurn * chord * filter.speed {
-            committed += planarLength(previousFiltered.east - lastCounted.east, previousFiltered.north - lastCounted.north)
+            committed += lastCounted.distance(to: previousFiltered)
             lastCounted = previousFiltered
         }
     }
@@ -196,13 +201,14 @@ public struct DistanceTracker: Sendable {
     private mutating func start(at fix: GPSFix, noise: Double) {
         let plane = LocalTangentPlane(originLatitude: fix.latitude, originLongitude: fix.longitude)
         self.plane = plane
-        filter.restart(east: 0, north: 0, noise: noise)
+        filter.restart(at: .origin, noise: noise)
         lastFixTime = fix.time
-        lastAccepted = (0, 0, fix.time)
+        lastAccepted = .origin
+        lastAcceptedTime = fix.time
         lastAcceptedFix = fix
-        lastCounted = (0, 0)
-        previousFiltered = (0, 0)
-        stillAnchor = (0, 0)
+        lastCounted = .origin
+        previousFiltered = .origin
+        stillAnchor = .origin
         isStill = true
     }
 
@@ -215,9 +221,7 @@ public struct DistanceTracker: Sendable {
     /// just before, since such a bridge may have ended on a bad fix.
     private mutating func reject(_ fix: GPSFix) -> Outcome {
         if let last = rejectedRun.last, let plane {
-            let a = plane.project(latitude: last.latitude, longitude: last.longitude)
-            let b = plane.project(latitude: fix.latitude, longitude: fix.longitude)
-            let consistent = planarLength(b.east - a.east, b.north - a.north)
+            let consistent = plane.project(last).distance(to: plane.project(fix))
                 <= configuration.maximumSpeed * (fix.time - last.time)
             if !consistent { rejectedRun.removeAll() }
         }
@@ -229,19 +233,21 @@ public struct DistanceTracker: Sendable {
         rejectedRun.removeAll()
         if let bridge = provisionalBridge {
             committed = bridge.metersBefore
-            let from = plane.project(latitude: bridge.from.latitude, longitude: bridge.from.longitude)
+            let from = plane.project(bridge.from)
             lastCounted = from
-            lastAccepted = (from.east, from.north, bridge.from.time)
+            lastAccepted = from
+            lastAcceptedTime = bridge.from.time
         }
         let first = run[0]
-        let start = plane.project(latitude: first.latitude, longitude: first.longitude)
-        let across = planarLength(start.east - lastCounted.east, start.north - lastCounted.north)
-        if across <= configuration.maximumGapSpeed * (first.time - lastAccepted.time) {
+        let start = plane.project(first)
+        let across = lastCounted.distance(to: start)
+        if across <= configuration.maximumGapSpeed * (first.time - lastAcceptedTime) {
             committed += across
         }
         let noise = max(first.horizontalAccuracy ?? configuration.assumedAccuracy, 1)
-        filter.restart(east: start.east, north: start.north, noise: noise)
-        lastAccepted = (start.east, start.north, first.time)
+        filter.restart(at: start, noise: noise)
+        lastAccepted = start
+        lastAcceptedTime = first.time
         lastCounted = start
         previousFiltered = start
         stillAnchor = start
@@ -250,16 +256,27 @@ public struct DistanceTracker: Sendable {
         speed = 0
         // Replay the rest of the run through the filter as ordinary fixes.
         for later in run.dropFirst() {
-            let position = plane.project(latitude: later.latitude, longitude: later.longitude)
-            filter.predict(by: later.time - lastAccepted.time, accelerationNoise: configuration.accelerationNoise)
+            let position = plane.project(later)
+            filter.predict(by: later.time - lastAcceptedTime, accelerationNoise: configuration.accelerationNoise)
             filter.correct(
                 east: position.east, north: position.north,
                 noise: max(later.horizontalAccuracy ?? configuration.assumedAccuracy, 1))
-            lastAccepted = (position.east, position.north, later.time)
+            lastAccepted = position
+            lastAcceptedTime = later.time
             accumulate(deviceSpeed: later.speed)
         }
         lastAcceptedFix = run.last
         lastFixTime = fix.time
         return .restarted
+    }
+}
+
+extension DistanceTracker {
+    /// A gap bridge that a run of consistent outliers right after it may still undo: the
+    /// metres before it, the last accepted fix before the gap, and how many fixes it has held.
+    struct ProvisionalBridge: Sendable, Codable, Equatable {
+        var metersBefore: Double
+        var from: GPSFix
+        var acceptedSince = 0
     }
 }

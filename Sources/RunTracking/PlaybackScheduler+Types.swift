@@ -23,9 +23,18 @@ extension PlaybackScheduler {
         case resume(time: Double)
         /// The run is over: every message not yet played plays now, in marker order.
         case runFinished(time: Double)
-        /// Time passes without a new distance, for example when the minimum gap after a
-        /// message ends between two fixes (see `wakeUpTime`).
+        /// Time passes without a new distance: the host's timer for `Answer.nextWakeUp` fired
+        /// (the minimum gap after a message ended between two fixes).
         case tick(time: Double)
+
+        /// When the event happened.
+        public var time: Double {
+            switch self {
+            case .distanceUpdate(let time, _), .playbackFinished(_, let time), .pause(let time), .resume(let time),
+                .runFinished(let time), .tick(let time):
+                return time
+            }
+        }
     }
 
     /// Why a message starts.
@@ -43,6 +52,21 @@ extension PlaybackScheduler {
     /// What the scheduler asks the host to do.
     public enum Action: Sendable, Equatable, Codable {
         case play(id: String, reason: PlayReason)
+    }
+
+    /// The scheduler's answer to one event.
+    public struct Answer: Sendable, Equatable {
+        /// The message to start now, if any.
+        public var action: Action?
+        /// When to send a `tick` if no other event comes first: the minimum gap after a
+        /// message ends then, and a message is waiting for it. Nil when no timer is needed; a
+        /// later answer replaces the time, so the host keeps one timer, set to the latest.
+        public var nextWakeUp: Double?
+
+        public init(action: Action? = nil, nextWakeUp: Double? = nil) {
+            self.action = action
+            self.nextWakeUp = nextWakeUp
+        }
     }
 
     /// Timing rules, with their defaults.
@@ -104,8 +128,8 @@ extension PlaybackScheduler {
         /// The time of the latest distance update: speed is measured between updates only.
         public var updateTime: Double?
         /// Metres plus lead distance at the previous event: a message due by then and not yet
-        /// playing is catching up.
-        public var previousReach = -Double.infinity
+        /// playing is catching up. Finite before the first event (not -∞), so JSON holds it.
+        public var previousReach = -Double.greatestFiniteMagnitude
     }
 
     /// The scheduler's phase. Pausing and ending keep the progress.

@@ -2,6 +2,11 @@ import Foundation
 
 /// Decides which friend's message plays when: a pure state machine, events in, actions out.
 ///
+/// Every answer also says when the scheduler next needs to hear from the host if nothing
+/// else happens (`Answer.nextWakeUp`): the host keeps one timer for that time and sends a
+/// `tick` when it fires, as hummingbird's connection state machine returns
+/// `.scheduleTimeout(deadline:)`. No host polls the scheduler.
+///
 /// Rules:
 /// - A message is due when the distance reaches its resolved marker minus the lead distance
 ///   (`leadSeconds`, plus half the usual update interval, at the current speed).
@@ -45,21 +50,24 @@ public struct PlaybackScheduler: Sendable, Codable, Equatable {
         self.state = .running(Progress())
     }
 
-    /// Feeds one event; returns the message to start, if any.
-    public mutating func handle(_ event: Event) -> Action? {
+    /// Feeds one event; returns the message to start, if any, and when to wake the scheduler
+    /// up next.
+    public mutating func handle(_ event: Event) -> Answer {
+        let action: Action?
         switch event {
-        case .distanceUpdate(let time, let meters): return distanceUpdated(time: time, meters: meters)
-        case .playbackFinished(let id, let time): return playbackFinished(id: id, time: time)
-        case .pause(let time): return paused(time: time)
-        case .resume(let time): return resumed(time: time)
-        case .runFinished(let time): return runFinished(time: time)
-        case .tick(let time): return ticked(time: time)
+        case .distanceUpdate(let time, let meters): action = distanceUpdated(time: time, meters: meters)
+        case .playbackFinished(let id, let time): action = playbackFinished(id: id, time: time)
+        case .pause(let time): action = paused(time: time)
+        case .resume(let time): action = resumed(time: time)
+        case .runFinished(let time): action = runFinished(time: time)
+        case .tick(let time): action = ticked(time: time)
         }
+        return Answer(action: action, nextWakeUp: wakeUpTime)
     }
 
     // MARK: - Events
 
-    public mutating func distanceUpdated(time: Double, meters: Double) -> Action? {
+    private mutating func distanceUpdated(time: Double, meters: Double) -> Action? {
         switch state {
         case .running(var progress):
             progress.advance(to: time, meters: meters, configuration: configuration)
@@ -83,7 +91,7 @@ public struct PlaybackScheduler: Sendable, Codable, Equatable {
         }
     }
 
-    public mutating func playbackFinished(id: String, time: Double) -> Action? {
+    private mutating func playbackFinished(id: String, time: Double) -> Action? {
         var progress = state.progress
         // A stale or unknown id changes nothing: the host may report twice.
         guard progress.playing == id else { return nil }
@@ -93,12 +101,12 @@ public struct PlaybackScheduler: Sendable, Codable, Equatable {
         return resumeAfterChange(progress, time: time)
     }
 
-    public mutating func paused(time: Double) -> Action? {
+    private mutating func paused(time: Double) -> Action? {
         if case .running(let progress) = state { state = .paused(progress) }
         return nil
     }
 
-    public mutating func resumed(time: Double) -> Action? {
+    private mutating func resumed(time: Double) -> Action? {
         guard case .paused(var progress) = state else { return nil }
         progress.time = max(progress.time ?? time, time)
         state = .running(progress)
@@ -106,13 +114,13 @@ public struct PlaybackScheduler: Sendable, Codable, Equatable {
     }
 
     /// Ends the run; a paused run ends too, since the runner now has time to listen.
-    public mutating func runFinished(time: Double) -> Action? {
+    private mutating func runFinished(time: Double) -> Action? {
         var progress = state.progress
         progress.time = max(progress.time ?? time, time)
         return finish(progress, time: time)
     }
 
-    public mutating func ticked(time: Double) -> Action? {
+    private mutating func ticked(time: Double) -> Action? {
         var progress = state.progress
         progress.time = max(progress.time ?? time, time)
         return resumeAfterChange(progress, time: time)
@@ -120,9 +128,10 @@ public struct PlaybackScheduler: Sendable, Codable, Equatable {
 
     // MARK: - Queries
 
-    /// When the next message could start if nothing else happens (the minimum gap ends), so
-    /// the host can send a `tick` then. Nil when nothing is waiting for the gap.
-    public var wakeUpTime: Double? {
+    /// When the next message could start if nothing else happens (the minimum gap ends).
+    /// Nil when nothing is waiting for the gap. Hosts read it from every `Answer`; a host that
+    /// restores a saved scheduler sends a `tick` with the time now, and the answer says.
+    private var wakeUpTime: Double? {
         let progress = state.progress
         guard progress.playing == nil, progress.nextIndex < queue.count, let last = progress.lastFinish else {
             return nil

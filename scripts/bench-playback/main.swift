@@ -1,6 +1,6 @@
 // Playback benchmark (not a test): tracker + scheduler throughput, and a marathon simulated
 // end to end from a GPX file. Built by scripts/bench-playback.sh with -O, together with the
-// Playback sources, so it needs none of the C libraries.
+// RunTracking and GPXReplay sources.
 import Foundation
 
 /// CPU seconds of this thread: the machine is shared, and wall time would count the time
@@ -50,7 +50,7 @@ let loop = seconds {
         var scheduler = try! PlaybackScheduler(messages: messages)
         for fix in run {
             let reading = tracker.update(with: fix)
-            if case .play(let id, _) = scheduler.handle(.distanceUpdate(time: fix.time, meters: reading.meters)) {
+            if case .play(let id, _) = scheduler.handle(.distanceUpdate(time: fix.time, meters: reading.meters)).action {
                 plays += 1
                 _ = scheduler.handle(.playbackFinished(id: id, time: fix.time))
             }
@@ -75,7 +75,7 @@ let schedulerOnly = seconds {
     for _ in 0..<passes {
         var scheduler = try! PlaybackScheduler(messages: messages)
         for (index, meters) in distances.enumerated() {
-            if case .play(let id, _) = scheduler.handle(.distanceUpdate(time: Double(index), meters: meters)) {
+            if case .play(let id, _) = scheduler.handle(.distanceUpdate(time: Double(index), meters: meters)).action {
                 _ = scheduler.handle(.playbackFinished(id: id, time: Double(index)))
             }
         }
@@ -107,9 +107,8 @@ for _ in 0..<5 {
         timeline = try RunSimulator.simulate(
             fixes: fixes, messages: simulateMessages,
             configuration: .init(scheduler: .init(plannedDistance: 42_195)))
-        _ = RunTimelineSVG.render(timeline!)
     })
 }
-print(String(format: "marathon simulate end to end (GPX parse + track + schedule + SVG): %.0f CPU ms for %d fixes, %.0f m",
+print(String(format: "marathon simulate end to end (GPX parse + track + schedule): %.0f CPU ms for %d fixes, %.0f m",
              best * 1000, marathon.count, timeline!.distanceMeters))
 try? FileManager.default.removeItem(atPath: path)

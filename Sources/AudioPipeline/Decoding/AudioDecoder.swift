@@ -151,11 +151,13 @@ public enum AudioDecoder {
         }
     }
 
-    private static func tooLong(_ seconds: Double, limits: InputLimits, atLeast: Bool = false) -> AudioPipelineError {
-        let minutes = limits.maximumDurationSeconds / 60
-        let length = String(format: "%.1f", seconds / 60)
+    /// "600.9 s long; at most 600 s (10 minutes) are accepted". The length is rounded up, so
+    /// a recording just over the limit never reads as exactly the limit.
+    static func tooLong(_ seconds: Double, limits: InputLimits, atLeast: Bool = false) -> AudioPipelineError {
+        let limit = limits.maximumDurationSeconds
+        let length = String(format: "%.1f", (seconds * 10).rounded(.up) / 10)
         return AudioPipelineError(
             .unsupportedInput,
-            "\(atLeast ? "more than " : "")\(length) minutes long; at most \(String(format: "%g", minutes)) minutes are accepted")
+            "\(atLeast ? "more than " : "")\(length) s long; at most \(String(format: "%g", limit)) s (\(String(format: "%g", limit / 60)) minutes) are accepted")
     }
 }

@@ -1,10 +1,62 @@
 import Foundation
+import Logging
 import PostgresNIO
 
-extension PostgresStore {
+/// The job queue in the PostgreSQL database; see `JobQueue` for its rules. Claims take rows with
+/// `FOR UPDATE SKIP LOCKED`, so workers on any number of machines never wait on each other's
+/// jobs.
+struct PostgresJobQueue: JobQueue {
+    let database: PostgresBackend
+    /// Wakes idle workers here at once, and elsewhere through `NOTIFY`.
+    let signal: PostgresWorkSignal
+
+    private var client: PostgresClient { database.client }
+    private var logger: Logger { database.logger }
+
+    func enqueue(_ message: NewMessage, original: Data) async throws -> MessageRecord {
+        let logger = self.logger
+        let columns = MessageRecord.postgresColumns
+        let record = try await client.withTransaction(logger: logger) { connection -> MessageRecord in
+            // ON CONFLICT keeps two concurrent retries with one key from both inserting.
+            let inserted = try await connection.query(
+                """
+                INSERT INTO messages (id, run_id, marker, marker_meters, sender, idempotency_key,
+                    status, attempts, max_attempts, available_at, created_at, updated_at)
+                VALUES (\(message.id), \(message.runID), \(message.marker), \(message.markerMeters),
+                    \(message.sender), \(message.idempotencyKey), 'queued', 0, \(message.maxAttempts),
+                    voicemsg_now(), voicemsg_now(), voicemsg_now())
+                ON CONFLICT (run_id, idempotency_key) DO NOTHING
+                RETURNING id
+                """, logger: logger
+            ).collect()
+            let id: String
+            if inserted.isEmpty {
+                id = try await connection.query(
+                    """
+                    SELECT id FROM messages
+                    WHERE run_id = \(message.runID) AND idempotency_key = \(message.idempotencyKey)
+                    """, logger: logger
+                ).collect().first!.decode(String.self)
+            } else {
+                id = message.id
+                try await connection.query(
+                    "INSERT INTO originals (message_id, bytes) VALUES (\(id), \(ByteBuffer(bytes: original)))",
+                    logger: logger)
+                // Delivered at commit, to every listening worker.
+                try await connection.query("SELECT pg_notify(\(PostgresWorkSignal.channel), '')", logger: logger)
+            }
+            let row = try await connection.query(
+                "SELECT \(unescaped: columns) FROM messages WHERE id = \(id)", logger: logger
+            ).collect().first!
+            return try MessageRecord(row)
+        }
+        signal.local.signal()
+        return record
+    }
+
     /// One statement, so one round trip: data-modifying CTEs run atomically. The sweep and
     /// the claim share a snapshot; the claim skips jobs out of attempts on its own.
-    public func claim(workerID: String, leaseSeconds: Double) async throws -> JobClaim? {
+    func claim(workerID: String, leaseSeconds: Double) async throws -> JobClaim? {
         let leaseToken = SecureIdentifier.makeToken()
         let rows = try await client.query(
             """
@@ -13,7 +65,7 @@ extension PostgresStore {
                 -- Jobs whose lease ran out on their last allowed attempt crashed or stalled
                 -- every worker that took them: they fail instead of being handed out again.
                 UPDATE messages m SET status = 'failed',
-                    error = 'processing stopped ' || m.attempts || \(PostgresStore.exhaustedSuffix),
+                    error = 'processing stopped ' || m.attempts || \(PostgresJobQueue.exhaustedSuffix),
                     lease_token = NULL, lease_expires_at = NULL, updated_at = voicemsg_now()
                 WHERE m.id IN (
                     SELECT id FROM messages
@@ -67,8 +119,8 @@ extension PostgresStore {
         return String(sample.dropFirst("processing stopped 0".count))
     }
 
-    public func heartbeat(_ claim: JobClaim, leaseSeconds: Double) async throws -> Bool {
-        try await changesOne(
+    func heartbeat(_ claim: JobClaim, leaseSeconds: Double) async throws -> Bool {
+        try await database.changesOne(
             """
             UPDATE messages SET lease_expires_at = voicemsg_now() + \(leaseSeconds),
                 updated_at = voicemsg_now()
@@ -80,8 +132,8 @@ extension PostgresStore {
     /// One statement: the result, the job state and the original's deletion commit together.
     /// The UPDATE's row lock orders it against a concurrent rescue: whichever commits first
     /// wins, and the other sees a different lease token and changes nothing.
-    public func complete(_ claim: JobClaim, result: JobResult) async throws -> Bool {
-        try await changesOne(
+    func complete(_ claim: JobClaim, result: JobResult) async throws -> Bool {
+        try await database.changesOne(
             """
             WITH done AS (
                 UPDATE messages SET status = 'ready', error = NULL, lease_token = NULL,
@@ -101,9 +153,9 @@ extension PostgresStore {
             """)
     }
 
-    public func fail(_ claim: JobClaim, error: String, retryAfterSeconds: Double?) async throws -> Bool {
+    func fail(_ claim: JobClaim, error: String, retryAfterSeconds: Double?) async throws -> Bool {
         if let retryAfterSeconds {
-            return try await changesOne(
+            return try await database.changesOne(
                 """
                 UPDATE messages SET status = 'queued', error = \(error), lease_token = NULL,
                     lease_expires_at = NULL, available_at = voicemsg_now() + \(retryAfterSeconds),
@@ -113,7 +165,7 @@ extension PostgresStore {
                 RETURNING id
                 """)
         }
-        return try await changesOne(
+        return try await database.changesOne(
             """
             UPDATE messages SET status = 'failed', error = \(error), lease_token = NULL,
                 lease_expires_at = NULL, updated_at = voicemsg_now()
@@ -122,8 +174,8 @@ extension PostgresStore {
             """)
     }
 
-    public func release(_ claim: JobClaim) async throws -> Bool {
-        let released = try await changesOne(
+    func release(_ claim: JobClaim) async throws -> Bool {
+        let released = try await database.changesOne(
             """
             UPDATE messages SET status = 'queued', attempts = GREATEST(attempts - 1, 0),
                 lease_token = NULL, lease_expires_at = NULL, available_at = voicemsg_now(),
@@ -131,12 +183,7 @@ extension PostgresStore {
             WHERE id = \(claim.messageID) AND status = 'processing' AND lease_token = \(claim.leaseToken)
             RETURNING id
             """)
-        if released { await signalWork() }
+        if released { await signal.signalWork() }
         return released
-    }
-
-    /// Runs an UPDATE … RETURNING and tells whether it changed exactly one row.
-    private func changesOne(_ query: PostgresQuery) async throws -> Bool {
-        try await client.query(query, logger: logger).collect().count == 1
     }
 }

@@ -34,9 +34,3 @@ enum PostgresURL {
         return components.string ?? "postgres://…"
     }
 }
-
-/// A store that cannot be opened or used; the message says what to fix.
-public struct StoreError: Error, CustomStringConvertible {
-    public var description: String
-    init(_ description: String) { self.description = description }
-}

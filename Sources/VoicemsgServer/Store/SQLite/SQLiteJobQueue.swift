@@ -1,11 +1,48 @@
 import Foundation
 import GRDB
 
-extension SQLiteStore {
-    public func claim(workerID: String, leaseSeconds: Double) async throws -> JobClaim? {
+/// The job queue in the SQLite database; see `JobQueue` for its rules. Every change is one
+/// IMMEDIATE transaction, so a claim's reads see exactly what its writes act on.
+struct SQLiteJobQueue: JobQueue {
+    let database: SQLiteBackend
+    /// Wakes this process's idle workers when a job is queued or given back.
+    let signal: LocalWorkSignal
+
+    func enqueue(_ message: NewMessage, original: Data) async throws -> MessageRecord {
+        let record = try await database.immediate { db -> MessageRecord in
+            if let key = message.idempotencyKey,
+                let existing = try Row.fetchOne(
+                    db, sql: "SELECT * FROM messages WHERE run_id = ? AND idempotency_key = ?",
+                    arguments: [message.runID, key])
+            {
+                return MessageRecord(existing)
+            }
+            let now = SQLiteBackend.now()
+            try db.execute(
+                sql: """
+                    INSERT INTO messages (id, run_id, marker, marker_meters, sender, idempotency_key,
+                        status, attempts, max_attempts, available_at, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    message.id, message.runID, message.marker, message.markerMeters, message.sender,
+                    message.idempotencyKey, message.maxAttempts, now, now, now,
+                ])
+            try db.execute(
+                sql: "INSERT INTO originals (message_id, bytes) VALUES (?, ?)",
+                arguments: [message.id, original])
+            let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM messages WHERE id = ?", arguments: [message.id])!
+            return MessageRecord(row)
+        }
+        signal.signal()
+        return record
+    }
+
+    func claim(workerID: String, leaseSeconds: Double) async throws -> JobClaim? {
         let leaseToken = SecureIdentifier.makeToken()
-        return try await immediate { db -> JobClaim? in
-            let now = SQLiteStore.now()
+        return try await database.immediate { db -> JobClaim? in
+            let now = SQLiteBackend.now()
             // A job whose lease ran out on its last allowed attempt has crashed or stalled every
             // worker that took it: it fails instead of being handed out again.
             for row in try Row.fetchAll(
@@ -22,7 +59,7 @@ extension SQLiteStore {
                         WHERE id = ?
                         """,
                     arguments: [
-                        SQLiteStore.leaseExhaustedError(attempts: row["attempts"]), now, row["id"],
+                        SQLiteJobQueue.leaseExhaustedError(attempts: row["attempts"]), now, row["id"],
                     ] as StatementArguments)
             }
             guard
@@ -58,9 +95,9 @@ extension SQLiteStore {
         }
     }
 
-    public func heartbeat(_ claim: JobClaim, leaseSeconds: Double) async throws -> Bool {
-        try await immediate { db in
-            let now = SQLiteStore.now()
+    func heartbeat(_ claim: JobClaim, leaseSeconds: Double) async throws -> Bool {
+        try await database.immediate { db in
+            let now = SQLiteBackend.now()
             try db.execute(
                 sql: """
                     UPDATE messages SET lease_expires_at = ?, updated_at = ?
@@ -70,9 +107,9 @@ extension SQLiteStore {
         }
     }
 
-    public func complete(_ claim: JobClaim, result: JobResult) async throws -> Bool {
-        let done = try await immediate { db -> Bool in
-            let now = SQLiteStore.now()
+    func complete(_ claim: JobClaim, result: JobResult) async throws -> Bool {
+        let done = try await database.immediate { db -> Bool in
+            let now = SQLiteBackend.now()
             try db.execute(
                 sql: """
                     UPDATE messages SET status = 'ready', error = NULL, lease_token = NULL,
@@ -95,9 +132,9 @@ extension SQLiteStore {
         return done
     }
 
-    public func fail(_ claim: JobClaim, error: String, retryAfterSeconds: Double?) async throws -> Bool {
-        let changed = try await immediate { db -> Bool in
-            let now = SQLiteStore.now()
+    func fail(_ claim: JobClaim, error: String, retryAfterSeconds: Double?) async throws -> Bool {
+        let changed = try await database.immediate { db -> Bool in
+            let now = SQLiteBackend.now()
             if let retryAfterSeconds {
                 try db.execute(
                     sql: """
@@ -119,9 +156,9 @@ extension SQLiteStore {
         return changed
     }
 
-    public func release(_ claim: JobClaim) async throws -> Bool {
-        let changed = try await immediate { db -> Bool in
-            let now = SQLiteStore.now()
+    func release(_ claim: JobClaim) async throws -> Bool {
+        let changed = try await database.immediate { db -> Bool in
+            let now = SQLiteBackend.now()
             try db.execute(
                 sql: """
                     UPDATE messages SET status = 'queued', attempts = MAX(attempts - 1, 0),
