@@ -28,8 +28,9 @@ struct EncodeCommand: AsyncParsableCommand {
     @Option(help: "Write each output here, named after its input with the container's extension.")
     var outputDir: String?
 
-    @Option(parsing: .unconditional, help: "Where on the run the message plays, e.g. 5km, halfway, finish-1km.")
-    var marker: String
+    @Option(parsing: .unconditional, help: "Where on the run the message plays, e.g. 5km, halfway, finish-1km.",
+            transform: DistanceMarker.init(parsing:))
+    var marker: DistanceMarker
 
     @Option(help: "Who the message is from (also written as ARTIST).")
     var sender: String?
@@ -60,13 +61,12 @@ struct EncodeCommand: AsyncParsableCommand {
             throw ValidationError("-o takes one input; use --output-dir for \(inputs.count) inputs.")
         default: break
         }
-        do { _ = try DistanceMarker(parsing: marker) } catch { throw ValidationError("\(error)") }
         try audio.validate()
     }
 
     func run() async throws {
         let metadata = MessageMetadata(
-            marker: try DistanceMarker(parsing: marker), sender: sender, runID: runId,
+            marker: marker, sender: sender, runID: runId,
             messageID: messageId, title: title)
         var configuration = audio.pipelineConfiguration
         // One input leaves cores idle: let the encoder cut a long message into pieces instead.

@@ -23,11 +23,13 @@ struct SimulateCommand: AsyncParsableCommand {
     @Argument(help: "Opus messages written by `voicemsg encode`.", completion: .file())
     var messages: [String]
 
-    @Option(help: "The run's planned length, such as 10km or 21.1km (default: the track's length).")
-    var plannedDistance: String?
+    @Option(help: "The run's planned length, such as 10km or 21.1km (default: the track's length).",
+            transform: RunDistance.init(parsing:))
+    var plannedDistance: RunDistance?
 
-    @Option(help: "Pace for points without times (routes, some exports), such as 6:00/km.")
-    var pace: String?
+    @Option(help: "Pace for points without times (routes, some exports), such as 6:00/km.",
+            transform: Pace.init(parsing:))
+    var pace: Pace?
 
     @Flag(help: "Print the timeline as JSON on stdout.")
     var json = false
@@ -51,18 +53,8 @@ struct SimulateCommand: AsyncParsableCommand {
     }
 
     private func simulate() throws {
-        let pace = try self.pace.map { try Pace(parsing: $0) }
         let fixes = try GPXReader.read(contentsOfFile: gpx).fixes(pace: pace)
-        let planned: Double
-        if let text = plannedDistance {
-            let marker = try DistanceMarker(parsing: text)
-            guard case .absolute(let meters) = marker, meters > 0 else {
-                throw AudioPipelineError(.invalidMarker, "--planned-distance must be a length such as 10km, not '\(text)'")
-            }
-            planned = meters
-        } else {
-            planned = RunSimulator.trackedDistance(of: fixes)
-        }
+        let planned = plannedDistance?.meters ?? RunSimulator.trackedDistance(of: fixes)
         let loaded = try messages.map { try Self.loadMessage($0, withSamples: mixdown != nil) }
         let timeline = try RunSimulator.simulate(
             fixes: fixes, messages: loaded,

@@ -22,6 +22,12 @@ public struct Normalizer: Sendable {
         /// The limiter's timing; its ceiling is set per pass.
         public var limiter = TruePeakLimiter.Configuration()
         public init() {}
+
+        /// The targets worth asking for, in LUFS: quieter than -70 is under BS.1770's
+        /// absolute gate, louder than -5 leaves no room under any ceiling.
+        public static let targetLoudnessRange = -70.0 ... -5.0
+        /// The true-peak ceilings worth asking for, in dBTP.
+        public static let truePeakCeilingRange = -20.0...0.0
     }
 
     /// What normalization did.
