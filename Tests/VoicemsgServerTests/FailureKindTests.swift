@@ -9,7 +9,8 @@ import Testing
         var configuration = OpusEncoder.Configuration()
         configuration.bitrate = 1_000
         let error = try #require(throws: AudioPipelineError.self) {
-            try OpusEncoder(configuration: configuration).encode([Float](repeating: 0, count: 960), inputSampleRate: 48_000, tags: OpusTags(vendor: "test"))
+            try OpusEncoder(configuration: configuration)
+                .encodeInPieces(GainedSamples([Float](repeating: 0, count: 960)), inputSampleRate: 48_000, tags: OpusTags(vendor: "test"))
         }
         #expect(FailureKind(error) == .permanent)
     }

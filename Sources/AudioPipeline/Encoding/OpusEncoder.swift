@@ -45,23 +45,6 @@ public struct OpusEncoder: Sendable {
     /// Samples per packet at 48 kHz.
     public var frameSize: Int { OpusStream.sampleRate * configuration.frameMilliseconds / 1000 }
 
-    /// Encodes mono 48 kHz `samples`.
-    ///
-    /// A message longer than `segmentSeconds`, or long enough for `segments` above 1, is cut at
-    /// its quietest frames near equal shares and the pieces are encoded at the same time, each
-    /// by its own encoder. Every encoder after the first starts `warmUpFrames` early on the real
-    /// audio and its warm-up packets are dropped, so its state matches the first encoder's
-    /// closely where they join; the join is in the quietest frame, where any mismatch is
-    /// inaudible. The frame grid and the pre-skip are the same for all.
-    public func encode(_ samples: [Float], inputSampleRate: Int, tags: OpusTags) throws -> OpusStream {
-        try encode(GainedSamples(samples), inputSampleRate: inputSampleRate, tags: tags)
-    }
-
-    /// Encodes `source`, rendering it frame by frame: the gained signal is never held whole.
-    public func encode(_ source: GainedSamples, inputSampleRate: Int, tags: OpusTags) throws -> OpusStream {
-        try encodeInPieces(source, inputSampleRate: inputSampleRate, tags: tags).stream
-    }
-
     /// An encoding together with where its independently encoded pieces start, so that a part
     /// of the message can be encoded again without the rest.
     public struct PiecewiseStream: Sendable {
@@ -78,8 +61,15 @@ public struct OpusEncoder: Sendable {
         }
     }
 
-    /// Encodes `source` like `encode`, cut into pieces of at most `segmentSeconds` (at least
-    /// `segments` when the message is long enough), encoded at the same time.
+    /// Encodes mono 48 kHz `source`, rendering it frame by frame: the gained signal is never
+    /// held whole.
+    ///
+    /// A message longer than `segmentSeconds`, or long enough for `segments` above 1, is cut at
+    /// its quietest frames near equal shares and the pieces are encoded at the same time, each
+    /// by its own encoder. Every encoder after the first starts `warmUpFrames` early on the real
+    /// audio and its warm-up packets are dropped, so its state matches the first encoder's
+    /// closely where they join; the join is in the quietest frame, where any mismatch is
+    /// inaudible. The frame grid and the pre-skip are the same for all.
     public func encodeInPieces(_ source: GainedSamples, inputSampleRate: Int, tags: OpusTags) throws -> PiecewiseStream {
         try validate()
         let preSkip = try OpusEncoderHandle(configuration: configuration).lookahead()

@@ -1,14 +1,6 @@
 /// Decodes an `OpusStream` with libopus, honouring the pre-skip, the end trimming and the
 /// header's output gain, so the result is exactly the message as a player renders it.
 public enum OpusStreamDecoder {
-    /// Interleaved 48 kHz samples, `validSampleCount` frames long.
-    public static func decodeInterleaved(_ stream: OpusStream) throws -> [Float] {
-        var output: [Float] = []
-        output.reserveCapacity(Int(stream.validSampleCount) * stream.channelCount)
-        try decodeInterleaved(stream) { output.append(contentsOf: $0) }
-        return output
-    }
-
     /// Mono 48 kHz samples (stereo is averaged), `validSampleCount` long.
     public static func decode(_ stream: OpusStream) throws -> [Float] {
         var output: [Float] = []

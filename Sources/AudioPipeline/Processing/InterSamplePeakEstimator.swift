@@ -72,43 +72,6 @@ struct InterSamplePeakEstimator: Sendable {
         }
     }
 
-    /// The peak of every interval [n, n+1) of `samples`, with zeros assumed beyond both ends.
-    func intervalPeaks(of samples: [Float]) -> [Float] {
-        var peaks = [Float](repeating: 0, count: samples.count)
-        peaks.withUnsafeMutableBufferPointer { out in
-            var stream = Stream(estimator: self)
-            var written = 0
-            samples.withUnsafeBufferPointer { input in
-                stream.append(input) { chunk in
-                    (out.baseAddress! + written).update(from: chunk.baseAddress!, count: chunk.count)
-                    written += chunk.count
-                }
-            }
-            stream.finish { chunk in
-                (out.baseAddress! + written).update(from: chunk.baseAddress!, count: chunk.count)
-                written += chunk.count
-            }
-        }
-        return peaks
-    }
-
-    /// The true peak of `samples`, linear, per BS.1770-4 Annex 2 (4x oversampling, 12 taps a
-    /// phase), in constant memory.
-    func truePeak(of samples: UnsafeBufferPointer<Float>) -> Float {
-        var stream = Stream(estimator: self)
-        var peak: Float = 0
-        let take = { (chunk: UnsafeBufferPointer<Float>) in
-            for value in chunk { peak = max(peak, value) }
-        }
-        stream.append(samples, peaks: take)
-        stream.finish(peaks: take)
-        return peak
-    }
-
-    func truePeak(of samples: [Float]) -> Float {
-        samples.withUnsafeBufferPointer { truePeak(of: $0) }
-    }
-
     /// Interval peaks of a signal that arrives in pieces, in constant memory: each `append`
     /// hands over the peaks of every interval whose right-hand context has arrived, and
     /// `finish` the rest, with zeros assumed beyond both ends.

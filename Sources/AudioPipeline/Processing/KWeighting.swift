@@ -14,12 +14,6 @@ struct KWeighting {
     let sampleCount: Int
     let sampleRate: Int
 
-    init(_ samples: [Float], sampleRate: Int) {
-        var builder = Builder(sampleRate: sampleRate, expectedSampleCount: samples.count)
-        samples.withUnsafeBufferPointer { builder.append($0) }
-        self = builder.finish()
-    }
-
     /// Builds a `KWeighting` from a signal that arrives in pieces.
     struct Builder {
         private var shelf, highPass: Biquad

@@ -37,18 +37,6 @@ public struct TruePeakLimiter: Sendable {
         self.configuration = configuration
     }
 
-    /// The highest true peak within each `GainCurve` block of `samples`, linear: what the
-    /// limiter works on. It scales with the signal, so it is computed once per signal.
-    public static func blockPeaks(of samples: UnsafeBufferPointer<Float>) -> [Float] {
-        var collector = BlockPeakCollector(sampleCount: samples.count)
-        collector.append(samples)
-        return collector.finish()
-    }
-
-    public static func blockPeaks(of samples: [Float]) -> [Float] {
-        samples.withUnsafeBufferPointer { blockPeaks(of: $0) }
-    }
-
     /// The gain curve that keeps `gain · samples` under the ceiling, given the signal's
     /// `blockPeaks`; nil when no sample needs any reduction.
     public func envelope(blockPeaks peaks: [Float], sampleCount: Int, gain: Float, sampleRate: Int) -> (curve: GainCurve, measurement: Measurement)? {
