@@ -29,18 +29,21 @@ struct ConvertCommand: ParsableCommand {
         }
     }
 
+    /// What `convert --json` prints: both files, and the stream they share. Built once, never
+    /// changed.
     struct Summary: Codable {
-        var input: String
-        var output: String
-        var from: OpusContainer
-        var to: OpusContainer
-        var channelCount: Int
-        var preSkip: Int
-        var validSampleCount: Int64
-        var durationSeconds: Double
-        var packetCount: Int
-        var bytes: Int
-        var tags: [String: String]
+        let input, output: String
+        let from, to: OpusContainer
+        let channelCount: Int
+        /// Samples at 48 kHz the decoder drops at the start, as both containers say.
+        let preSkip: Int
+        /// The message's exact length in samples at 48 kHz.
+        let validSampleCount: Int64
+        let durationSeconds: Double
+        let packetCount: Int
+        /// The output file's size.
+        let bytes: Int
+        let tags: [String: String]
     }
 
     func run() throws {

@@ -73,7 +73,7 @@ struct EncodeCommand: AsyncParsableCommand {
         if inputs.count == 1 { configuration.encoder.segments = ProcessInfo.processInfo.activeProcessorCount }
         let pipeline = MessagePipeline(configuration: configuration)
         let jobs = inputs.map { ($0, destination(for: $0)) }
-        let progress = Progress(total: jobs.count)
+        var progress = Progress(total: jobs.count)
 
         var reports: [Int: EncodeResult] = [:]
         var failures: [AudioPipelineError] = []

@@ -4,9 +4,12 @@ import Foundation
 /// What `inspect` says about one file. The JSON keys are a contract for scripts:
 /// `durationSeconds`, `sampleRate`, `channels`, `integratedLoudness`, `truePeak`, `tags`.
 struct FileReport: Encodable {
+    /// The identification header of an Opus file (RFC 7845 §5.1).
     struct OpusHeader: Encodable {
         var channels: Int
+        /// Samples at 48 kHz the decoder drops at the start.
         var preSkip: Int
+        /// The rate of the recording before encoding; informational only.
         var inputSampleRate: Int
         /// Q7.8 dB, as stored.
         var outputGain: Int
@@ -15,26 +18,26 @@ struct FileReport: Encodable {
         var packets: Int
     }
 
-    struct SpeechSpan: Encodable {
-        var startSeconds: Double
-        var endSeconds: Double
-        var keptStartSeconds: Double
-        var keptEndSeconds: Double
-    }
-
     var file: String
+    /// "Ogg Opus", "Opus in CAF", or libsndfile's name for the format and encoding.
     var format: String
+    /// The file's size.
     var bytes: Int
+    /// The exact length: `sampleCount` samples at `sampleRate`.
     var durationSeconds: Double
     var sampleCount: Int64
     var sampleRate: Int
     var channels: Int
+    /// Bits per second of the whole file, container included; Opus files only.
     var bitrate: Double?
+    /// LUFS, BS.1770-4, all channels; nil for digital silence.
     var integratedLoudness: Double?
+    /// dBTP, 4x oversampled; nil for digital silence.
     var truePeak: Double?
     var tags: [String: String]
     var opus: OpusHeader?
-    var speech: SpeechSpan?
+    /// The span `encode` would keep, for a recording; or why there is none.
+    var speech: MessageReport.Speech?
     var speechError: String?
 
     /// Measures the file at `path`: an Opus message by decoding its packets, any other
@@ -97,13 +100,12 @@ struct FileReport: Encodable {
         }
         let loudness = try meter?.result()
         let source = scan.source
-        var speech: SpeechSpan?
+        /// The span `encode` would keep, for a recording.
+        var speech: MessageReport.Speech?
         var speechError: String?
         switch scan.speech {
         case .success(let span):
-            speech = SpeechSpan(
-                startSeconds: span.speechStartSeconds, endSeconds: span.speechEndSeconds,
-                keptStartSeconds: span.keptStartSeconds, keptEndSeconds: span.keptEndSeconds)
+            speech = MessageReport.Speech(span)
         case .failure(let error):
             speechError = error.message
         }

@@ -192,6 +192,10 @@ public struct OpusEncoder: Sendable {
 }
 
 /// Lets `concurrentPerform` write each result into its own slot.
+///
+/// `@unchecked Sendable` is safe here: iteration `i` writes slot `i` only, no iteration reads
+/// another's slot, the buffer outlives `concurrentPerform`, and `concurrentPerform` returns
+/// only after every iteration has finished, so the writes happen before the caller reads.
 private struct UncheckedBuffer<Element>: @unchecked Sendable {
     let buffer: UnsafeMutableBufferPointer<Element>
     init(_ buffer: UnsafeMutableBufferPointer<Element>) { self.buffer = buffer }

@@ -54,11 +54,7 @@ public struct MessagePipeline: Sendable {
             input: .init(
                 name: input.name, format: source.format, sampleRate: source.sampleRate,
                 channels: source.channelCount, durationSeconds: source.durationSeconds),
-            speech: .init(
-                startSeconds: measurement.speechStartSeconds,
-                endSeconds: measurement.speechEndSeconds,
-                keptStartSeconds: measurement.keptStartSeconds,
-                keptEndSeconds: measurement.keptEndSeconds),
+            speech: .init(measurement),
             loudnessBefore: before,
             loudnessAfter: encoded.after,
             normalization: encoded.normalization,

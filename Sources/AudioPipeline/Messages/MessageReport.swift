@@ -43,3 +43,12 @@ public struct MessageReport: Sendable, Codable, Equatable {
     /// Seconds spent in each stage, by stage name.
     public var stageSeconds: [String: Double]
 }
+
+extension MessageReport.Speech {
+    /// The spans `measurement` found.
+    public init(_ measurement: SpeechTrimmer.Measurement) {
+        self.init(
+            startSeconds: measurement.speechStartSeconds, endSeconds: measurement.speechEndSeconds,
+            keptStartSeconds: measurement.keptStartSeconds, keptEndSeconds: measurement.keptEndSeconds)
+    }
+}
