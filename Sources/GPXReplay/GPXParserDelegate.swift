@@ -101,13 +101,19 @@ final class GPXParserDelegate: XMLEventHandler {
         guard let latText = attribute("lat"), let lonText = attribute("lon") else {
             throw failure(line: line, "a <\(kind == .track ? "trkpt" : "rtept")> has no lat or lon attribute")
         }
-        guard let latitude = Double(Self.trimmed(latText)), let longitude = Double(Self.trimmed(lonText)) else {
+        guard let latitude = Self.number(latText), let longitude = Self.number(lonText) else {
             throw failure(line: line, "lat '\(latText)' / lon '\(lonText)' is not a pair of numbers")
         }
         current = GPXPoint(
             latitude: latitude, longitude: longitude, segment: segment, kind: kind, line: line)
         currentIsValid = GPSFix(time: 0, latitude: latitude, longitude: longitude).hasValidCoordinates
         pointDepth = 0
+    }
+
+    /// `text` as a number, allowing XML whitespace around it. The string itself is tried first:
+    /// a Substring would be copied to be parsed.
+    static func number(_ text: String) -> Double? {
+        Double(text) ?? Double(trimmed(text))
     }
 
     /// `text` without leading and trailing XML whitespace (space, tab, CR, LF).
@@ -143,14 +149,13 @@ final class GPXParserDelegate: XMLEventHandler {
         pointDepth -= 1
         guard let field = capturing else { return }
         capturing = nil
-        let value = Self.trimmed(text)
         if field == .time {
-            guard let seconds = GPXTime.seconds(from: value) else {
-                throw failure(line: line, "'\(value)' is not a date-time such as 2024-05-01T07:30:00Z")
+            guard let seconds = GPXTime.seconds(from: text) else {
+                throw failure(line: line, "'\(Self.trimmed(text))' is not a date-time such as 2024-05-01T07:30:00Z")
             }
             point.time = seconds
         } else {
-            guard let number = Double(value), number.isFinite else {
+            guard let number = Self.number(text), number.isFinite else {
                 // A device's odd extension value is not worth rejecting the file for.
                 return
             }
