@@ -10,9 +10,9 @@ BIN = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)/voicemsg
 RELEASE = -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib)
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE) --show-bin-path)
 
-APT_PACKAGES = pkg-config libsndfile1-dev libopus-dev libsoxr-dev libebur128-dev \
+APT_PACKAGES = pkg-config libsndfile1-dev libopus-dev libsoxr-dev libebur128-dev libexpat1-dev \
                ffmpeg opus-tools sox libsox-fmt-mp3 espeak-ng postgresql prometheus
-BREW_PACKAGES = pkg-config libsndfile opus libsoxr libebur128 ffmpeg opus-tools sox espeak-ng postgresql@16 \
+BREW_PACKAGES = pkg-config libsndfile opus libsoxr libebur128 expat ffmpeg opus-tools sox espeak-ng postgresql@16 \
                 prometheus
 
 .PHONY: setup build test demo bench samples clean

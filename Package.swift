@@ -43,11 +43,12 @@ let package = Package(
         systemLibrary("COpus", pkgConfig: "opus", apt: "libopus-dev", brew: "opus"),
         systemLibrary("CSoxr", pkgConfig: "soxr", apt: "libsoxr-dev", brew: "libsoxr"),
         systemLibrary("CEbur128", pkgConfig: "libebur128", apt: "libebur128-dev", brew: "libebur128"),
+        systemLibrary("CExpat", pkgConfig: "expat", apt: "libexpat1-dev", brew: "expat"),
         // GPS fixes to distance, markers, paces and the playback scheduler: pure Swift with no
         // dependency at all, so the phone app can link it alone.
         .target(name: "RunTracking", dependencies: []),
-        // GPX files read and replayed through the tracker and scheduler.
-        .target(name: "GPXReplay", dependencies: ["RunTracking"]),
+        // GPX files read (through libexpat) and replayed through the tracker and scheduler.
+        .target(name: "GPXReplay", dependencies: ["RunTracking", "CExpat"]),
         // Audio only: decode, condition, trim, normalize, encode, tag.
         .target(
             name: "AudioPipeline",

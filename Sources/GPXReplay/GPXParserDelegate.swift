@@ -1,10 +1,9 @@
 import RunTracking
-/// The SAX side of `GPXReader`, fed by `XMLScanner`: keeps only the point being read, so
-/// memory stays flat. The scanner has already matched end tags to start tags.
-struct GPXParserDelegate {
-    static let gpxNamespaces: Set<String> = [
-        "http://www.topografix.com/GPX/1/0", "http://www.topografix.com/GPX/1/1", "",
-    ]
+/// The SAX side of `GPXReader`, fed by `ExpatParser`: keeps only the point being read, so
+/// memory stays flat. expat has already matched end tags to start tags.
+final class GPXParserDelegate: XMLEventHandler {
+    static let gpx10Namespace = "http://www.topografix.com/GPX/1/0"
+    static let gpx11Namespace = "http://www.topografix.com/GPX/1/1"
     static let openTracksNamespace = "http://opentracksapp.com/xmlschemas/v1"
     static let garminTrackPointV2Namespace = "http://www.garmin.com/xmlschemas/TrackPointExtension/v2"
 
@@ -32,24 +31,32 @@ struct GPXParserDelegate {
         self.source = source
     }
 
+    /// GPX 1.1, GPX 1.0, or none (old files without xmlns). Compared one by one: a set would
+    /// hash the URI on every element.
     private func isGPX(_ namespace: String?) -> Bool {
-        Self.gpxNamespaces.contains(namespace ?? "")
+        guard let namespace else { return true }
+        return namespace == Self.gpx11Namespace || namespace == Self.gpx10Namespace || namespace.isEmpty
     }
+
+    var wantsText: Bool { capturing != nil }
 
     private func failure(line: Int, _ message: String) -> GPXError {
         GPXError(.malformed, "line \(line): \(message)", source: source)
     }
 
-    mutating func startElement(
-        _ name: XMLScanner.Name, attributes: [XMLScanner.Attribute], line: Int
-    ) throws(GPXError) {
+    func startElement(_ name: XMLName, line: Int, attribute: (String) -> String?) throws(GPXError) {
         let elementName = name.localName
         let namespaceURI = name.namespaceURI
         if version == nil {
-            guard elementName == "gpx", isGPX(namespaceURI) else {
-                throw failure(line: line, "not a GPX file: the root element is <\(name.qualifiedName)>, not <gpx>")
+            guard elementName == "gpx" else {
+                throw failure(line: line, "not a GPX file: the root element is <\(elementName)>, not <gpx>")
             }
-            version = attributes.value(of: "version") ?? (namespaceURI?.hasSuffix("1/0") == true ? "1.0" : "1.1")
+            guard isGPX(namespaceURI) else {
+                throw failure(
+                    line: line,
+                    "not a GPX file: the root element <gpx> is in the namespace '\(namespaceURI ?? "")', not GPX 1.0's or 1.1's")
+            }
+            version = attribute("version") ?? (namespaceURI?.hasSuffix("1/0") == true ? "1.0" : "1.1")
             return
         }
 
@@ -80,7 +87,7 @@ struct GPXParserDelegate {
             segmentHasPoints = false
         case "trkpt", "rtept":
             if segment < 0 { segment = 0 }
-            try startPoint(kind: elementName == "trkpt" ? .track : .route, attributes: attributes, line: line)
+            try startPoint(kind: elementName == "trkpt" ? .track : .route, attribute: attribute, line: line)
         case "wpt":
             waypointCount += 1
         default:
@@ -88,19 +95,25 @@ struct GPXParserDelegate {
         }
     }
 
-    private mutating func startPoint(
-        kind: GPXPoint.Kind, attributes: [XMLScanner.Attribute], line: Int
+    private func startPoint(
+        kind: GPXPoint.Kind, attribute: (String) -> String?, line: Int
     ) throws(GPXError) {
-        guard let latText = attributes.value(of: "lat"), let lonText = attributes.value(of: "lon") else {
+        guard let latText = attribute("lat"), let lonText = attribute("lon") else {
             throw failure(line: line, "a <\(kind == .track ? "trkpt" : "rtept")> has no lat or lon attribute")
         }
-        guard let latitude = Double(Self.trimmed(latText)), let longitude = Double(Self.trimmed(lonText)) else {
+        guard let latitude = Self.number(latText), let longitude = Self.number(lonText) else {
             throw failure(line: line, "lat '\(latText)' / lon '\(lonText)' is not a pair of numbers")
         }
         current = GPXPoint(
             latitude: latitude, longitude: longitude, segment: segment, kind: kind, line: line)
         currentIsValid = GPSFix(time: 0, latitude: latitude, longitude: longitude).hasValidCoordinates
         pointDepth = 0
+    }
+
+    /// `text` as a number, allowing XML whitespace around it. The string itself is tried first:
+    /// a Substring would be copied to be parsed.
+    static func number(_ text: String) -> Double? {
+        Double(text) ?? Double(trimmed(text))
     }
 
     /// `text` without leading and trailing XML whitespace (space, tab, CR, LF).
@@ -113,11 +126,11 @@ struct GPXParserDelegate {
         return text[first...last]
     }
 
-    mutating func characters(_ string: String) {
+    func characters(_ string: String) {
         if capturing != nil { text += string }
     }
 
-    mutating func endElement(line: Int) throws(GPXError) {
+    func endElement(line: Int) throws(GPXError) {
         guard var point = current else { return }
         if pointDepth == 0 {
             // The point itself ends.
@@ -136,14 +149,13 @@ struct GPXParserDelegate {
         pointDepth -= 1
         guard let field = capturing else { return }
         capturing = nil
-        let value = Self.trimmed(text)
         if field == .time {
-            guard let seconds = GPXTime.seconds(from: value) else {
-                throw failure(line: line, "'\(value)' is not a date-time such as 2024-05-01T07:30:00Z")
+            guard let seconds = GPXTime.seconds(from: text) else {
+                throw failure(line: line, "'\(Self.trimmed(text))' is not a date-time such as 2024-05-01T07:30:00Z")
             }
             point.time = seconds
         } else {
-            guard let number = Double(value), number.isFinite else {
+            guard let number = Self.number(text), number.isFinite else {
                 // A device's odd extension value is not worth rejecting the file for.
                 return
             }

@@ -4,8 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Reads GPX 1.0 and 1.1 files into a `GPXTrack`, event by event through `XMLScanner`, so
-/// only the points are kept and Foundation's XML module (libxml2, ICU) is not linked.
+/// Reads GPX 1.0 and 1.1 files into a `GPXTrack`, event by event through libexpat
+/// (`ExpatParser`), so only the points are kept and Foundation's XML module (libxml2, ICU) is
+/// not linked.
 ///
 /// - Every `trk`/`trkseg` and every `rte` is read, in file order; waypoints are ignored.
 /// - Extensions are matched by namespace URI, never by prefix, so `gpxtpx:`, `ns3:` or any
@@ -14,6 +15,8 @@ import Foundation
 ///   counted, not fatal.
 /// - Malformed XML, a file that is not GPX, a bad number or time, and a GPX with no points are
 ///   errors that name the file and the line.
+/// - Entity declarations and elements nested deeper than any GPX file needs are refused, so a
+///   hostile file cannot take unbounded memory or time.
 public enum GPXReader {
     /// Reads the GPX file at `path`.
     public static func read(contentsOfFile path: String) throws -> GPXTrack {
@@ -22,29 +25,19 @@ public enum GPXReader {
         else {
             throw GPXError(.io, "cannot open the file for reading", source: path)
         }
-        return try parse(XMLScanner(data), source: path)
+        return try parse(data, source: path)
     }
 
     /// Reads GPX from memory; `name` is used in error messages.
     public static func read(data: Data, name: String) throws -> GPXTrack {
-        try parse(XMLScanner(data), source: name)
+        try parse(data, source: name)
     }
 
-    private static func parse(_ scanner: XMLScanner, source: String) throws -> GPXTrack {
-        var scanner = scanner
-        var handler = GPXParserDelegate(source: source)
+    private static func parse(_ data: Data, source: String) throws -> GPXTrack {
+        let handler = GPXParserDelegate(source: source)
         do {
-            while let event = try scanner.next() {
-                switch event {
-                case .startElement(let name, let attributes):
-                    try handler.startElement(name, attributes: attributes, line: scanner.line)
-                case .endElement:
-                    try handler.endElement(line: scanner.line)
-                case .text(let text):
-                    handler.characters(text)
-                }
-            }
-        } catch let error as XMLSyntaxError {
+            try ExpatParser.parse(data, into: handler)
+        } catch let error as XMLDocumentError {
             if error.isMissingRootElement {
                 throw GPXError(.malformed, "not a GPX file (no <gpx> root element)", source: source)
             }

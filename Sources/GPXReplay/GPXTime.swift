@@ -4,10 +4,19 @@
 enum GPXTime {
     /// Seconds since 1970-01-01T00:00:00Z, or nil when `text` is not a date-time.
     static func seconds(from text: some StringProtocol) -> Double? {
-        let bytes = Array(text.utf8.drop(while: { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }))
-        var end = bytes.count
-        while end > 0, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[end - 1]) { end -= 1 }
+        // A native string's bytes are read in place; a time is read for every point.
+        if let seconds = text.utf8.withContiguousStorageIfAvailable({ seconds(utf8: $0) }) {
+            return seconds
+        }
+        return Array(text.utf8).withUnsafeBufferPointer { seconds(utf8: $0) }
+    }
+
+    private static func seconds(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
         var index = 0
+        var end = bytes.count
+        while index < end, isSpace(bytes[index]) { index += 1 }
+        while end > index, isSpace(bytes[end - 1]) { end -= 1 }
 
         func digits(_ count: Int) -> Int? {
             guard index + count <= end else { return nil }
