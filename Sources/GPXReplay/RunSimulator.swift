@@ -20,6 +20,7 @@ public enum RunSimulator {
             scheduler: scheduler,
             durations: Dictionary(uniqueKeysWithValues: messages.enumerated().map { (String($0.offset), $0.element.durationSeconds) }))
         let markerMeters = Dictionary(uniqueKeysWithValues: scheduler.queue.map { ($0.message.id, $0.meters) })
+        let path = RecordedPath(fixes, maximumSpeed: configuration.tracker.maximumSpeed)
         var tracker = DistanceTracker(configuration: configuration.tracker)
         var meters = 0.0
         var plays: [Play] = []
@@ -33,7 +34,8 @@ public enum RunSimulator {
                 plays.append(Play(
                     file: message.file, sender: message.sender, marker: message.marker.canonical,
                     markerMeters: marker, startSeconds: start.time, startMeters: start.meters,
-                    endSeconds: start.endTime, latenessMeters: start.meters - marker, reason: start.reason))
+                    endSeconds: start.endTime, latenessMeters: start.meters - marker,
+                    pathLatenessMeters: path.meters(at: first.time + start.time) - marker, reason: start.reason))
             }
         }
 

@@ -15,7 +15,7 @@ public struct PlaybackReplay: Sendable, Codable, Equatable {
         public var time: Double
         /// When it ends: `time` plus its duration.
         public var endTime: Double
-        /// The distance the scheduler had been given when it started.
+        /// The distance the scheduler reckoned when it started (`reckonedMeters(at:)`).
         public var meters: Double
     }
 
@@ -70,7 +70,7 @@ public struct PlaybackReplay: Sendable, Codable, Equatable {
         guard case .play(let id, let reason) = answer.action else { return }
         let start = Start(
             id: id, reason: reason, time: time, endTime: time + durations[id, default: 0],
-            meters: scheduler.state.progress.meters)
+            meters: scheduler.reckonedMeters(at: time))
         playing = start
         starts.append(start)
     }

@@ -9,7 +9,9 @@ import Foundation
 ///
 /// Rules:
 /// - A message is due when the distance reaches its resolved marker minus the lead distance
-///   (`leadSeconds`, plus half the usual update interval, at the current speed).
+///   (`leadSeconds` at the current speed). Between distance updates the scheduler reckons
+///   the distance on at the current pace, for one usual update interval at most, and asks to
+///   be woken when a marker falls due then.
 /// - One message plays at a time, with `minimumGapSeconds` of silence between two.
 /// - Due messages play in marker order; equal markers in the order they were given.
 /// - Every message plays exactly once; none is dropped. Markers passed while another plays,
@@ -128,19 +130,34 @@ public struct PlaybackScheduler: Sendable, Codable, Equatable {
 
     // MARK: - Queries
 
-    /// When the next message could start if nothing else happens (the minimum gap ends).
-    /// Nil when nothing is waiting for the gap. Hosts read it from every `Answer`; a host that
-    /// restores a saved scheduler sends a `tick` with the time now, and the answer says.
+    /// When the next message could start if nothing else happens: the minimum gap after the
+    /// last one ends, or, at the current pace, its marker is reached before the next distance
+    /// update is due. Nil when nothing is waiting. Hosts read it from every `Answer`; a host
+    /// that restores a saved scheduler sends a `tick` with the time now, and the answer says.
     private var wakeUpTime: Double? {
         let progress = state.progress
-        guard progress.playing == nil, progress.nextIndex < queue.count, let last = progress.lastFinish else {
+        guard progress.playing == nil, progress.nextIndex < queue.count else { return nil }
+        let now = progress.time ?? -.infinity
+        let ready = progress.lastFinish.map { $0 + configuration.minimumGapSeconds } ?? -.infinity
+        switch state {
+        case .paused:
             return nil
+        case .ended:
+            return ready > now ? ready : nil
+        case .running:
+            let entry = queue[progress.nextIndex]
+            if isDue(entry, progress, at: now) { return ready > now ? ready : nil }
+            guard let due = predictedDueTime(entry, progress), due > now else { return nil }
+            return max(due, ready)
         }
-        if case .paused = state { return nil }
-        let ready = last + configuration.minimumGapSeconds
-        guard ready > (progress.time ?? -.infinity) else { return nil }
-        let isEnded: Bool = { if case .ended = state { return true }; return false }()
-        return isEnded || isDue(queue[progress.nextIndex], progress) ? ready : nil
+    }
+
+    /// The distance the scheduler reckons the runner has covered at `time`, which is what it
+    /// judges markers by: the latest distance update, carried on at the current pace for at
+    /// most 1.5 usual update intervals (with `anticipatesNextUpdate`; else the latest update).
+    public func reckonedMeters(at time: Double) -> Double {
+        guard case .running = state else { return state.progress.meters }
+        return projectedMeters(state.progress, at: time)
     }
 
     /// Ids of the messages that have started, in order.
@@ -181,21 +198,46 @@ public struct PlaybackScheduler: Sendable, Codable, Equatable {
     }
 
     private func leadMeters(_ progress: Progress) -> Double {
-        let anticipation = configuration.anticipatesNextUpdate ? (progress.updateInterval ?? 0) / 2 : 0
-        return (configuration.leadSeconds + anticipation) * progress.speed
+        configuration.leadSeconds * progress.speed
     }
 
-    private func isDue(_ entry: Entry, _ progress: Progress) -> Bool {
-        progress.meters + leadMeters(progress) >= entry.meters
+    private func projectedMeters(_ progress: Progress, at time: Double) -> Double {
+        guard configuration.anticipatesNextUpdate, let updateTime = progress.updateTime,
+              let interval = progress.updateInterval, time > updateTime
+        else { return progress.meters }
+        return progress.meters + progress.speed * min(time - updateTime, Self.reckoningSpan * interval)
+    }
+
+    /// How far ahead the distance is reckoned, in usual update intervals: a little more than
+    /// one, since intervals vary (smart recording sends fixes 1 to 15 s apart).
+    static let reckoningSpan = 1.5
+
+    private func isDue(_ entry: Entry, _ progress: Progress, at time: Double) -> Bool {
+        projectedMeters(progress, at: time) + leadMeters(progress) >= entry.meters
+    }
+
+    /// When `entry` becomes due at the current pace, if that is before the next distance
+    /// update is expected: the scheduler then asks to be woken at that moment, so a message
+    /// starts at its marker even when fixes are 15 s (100 m) apart.
+    private func predictedDueTime(_ entry: Entry, _ progress: Progress) -> Double? {
+        guard configuration.anticipatesNextUpdate, progress.speed > 0, let updateTime = progress.updateTime,
+              let interval = progress.updateInterval
+        else { return nil }
+        let seconds = (entry.meters - leadMeters(progress) - progress.meters) / progress.speed
+        guard seconds <= Self.reckoningSpan * interval else { return nil }
+        // The first moment that really is due, whatever the rounding of the division.
+        var time = updateTime + seconds
+        while !isDue(entry, progress, at: time), time < updateTime + Self.reckoningSpan * interval { time = time.nextUp }
+        return time
     }
 
     /// Starts the head of the queue when nothing plays, the gap has passed and it is due.
     private func startNext(_ progress: inout Progress, time: Double, ended: Bool) -> Action? {
-        defer { progress.previousReach = progress.meters + leadMeters(progress) }
+        defer { progress.previousReach = projectedMeters(progress, at: time) + leadMeters(progress) }
         guard progress.playing == nil, progress.nextIndex < queue.count else { return nil }
         if let last = progress.lastFinish, time < last + configuration.minimumGapSeconds { return nil }
         let entry = queue[progress.nextIndex]
-        let due = isDue(entry, progress)
+        let due = isDue(entry, progress, at: time)
         guard due || ended else { return nil }
         let reason: PlayReason =
             !due ? .runEnded : progress.previousReach >= entry.meters ? .catchingUp : .markerReached
@@ -216,7 +258,9 @@ extension PlaybackScheduler.Progress {
             // an exp() per fix.
             let weight = elapsed / (max(configuration.speedTimeConstant, 0) + elapsed)
             speed += weight * (instant - speed)
-            if elapsed <= 10 {
+            // Watches' smart recording and phones saving battery report every 1 to 15 s;
+            // longer is a gap.
+            if elapsed <= 20 {
                 updateInterval = updateInterval.map { $0 + 0.2 * (elapsed - $0) } ?? elapsed
             }
         }

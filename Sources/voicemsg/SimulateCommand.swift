@@ -12,7 +12,9 @@ struct SimulateCommand: AsyncParsableCommand {
             Reads each message's marker, sender and exact duration from the Opus files that \
             `encode` writes, replays the track's fixes through the distance tracker and the \
             playback scheduler, and prints one row per message: where its marker is, when and \
-            where it started, when it ended, and how many metres past its marker the runner was.
+            where it started, when it ended, and how many metres past its marker the runner was: \
+            by the tracker's distance (late m), and along the track's own points (path late m, \
+            the true path when the GPX is a route or a clean track).
             Relative markers (50%, finish, finish-1km) resolve against --planned-distance; \
             without it, the track's own tracked length is the plan.
             """)
@@ -113,13 +115,13 @@ struct SimulateCommand: AsyncParsableCommand {
             format: "run: %.0f m in %@; planned %.0f m%@",
             timeline.distanceMeters, clock(timeline.durationSeconds), timeline.plannedDistanceMeters ?? 0,
             plannedFromTrack ? " (the track's length)" : "")]
-        let header = ["file", "sender", "marker", "marker m", "start", "start m", "end", "late m"]
+        let header = ["file", "sender", "marker", "marker m", "start", "start m", "end", "late m", "path late m"]
         var rows = [header]
         for play in timeline.plays {
             rows.append([
                 play.file, play.sender ?? "-", play.marker, String(format: "%.0f", play.markerMeters),
                 clock(play.startSeconds), String(format: "%.0f", play.startMeters), clock(play.endSeconds),
-                String(format: "%+.1f", play.latenessMeters),
+                String(format: "%+.1f", play.latenessMeters), String(format: "%+.1f", play.pathLatenessMeters),
             ])
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }

@@ -160,9 +160,12 @@ enum RunMixdown {
         var length = 0
         var previousEnd = 0.0  // run seconds where the previous message ended
         for play in timeline.plays {
-            var gap = max(0, play.startSeconds - previousEnd)
-            if case .compressed(let maximum) = silence { gap = min(gap, maximum) }
-            length += Int((gap * rate).rounded())
+            if case .compressed(let maximum) = silence {
+                length += Int((min(max(0, play.startSeconds - previousEnd), maximum) * rate).rounded())
+            } else {
+                // At its own time, which may fall between fixes (a wake-up at its marker).
+                length = max(length, Int((play.startSeconds * rate).rounded()))
+            }
             let samples = byFile[play.file]?.samples
             placements.append((length, samples))
             length += samples?.count ?? Int(((play.endSeconds - play.startSeconds) * rate).rounded())

@@ -26,6 +26,21 @@ struct DistanceTrackerCodableTests {
         #expect(straight.meters > 0)
     }
 
+    /// A phone's fixes, with Doppler speeds, stops at a traffic light and stale fixes after a
+    /// sleep: the Doppler odometry's state is saved too.
+    @Test(arguments: TrackerCorpus.variants.filter { $0.device.speedSigma != nil && ($0.staleFixes || { if case .trafficLight = $0.movement { return true }; return false }($0)) }.map(\.description))
+    func aPhoneRunSavedAndRestoredAtEveryFixGivesTheSameReadings(_ description: String) throws {
+        let variant = try #require(TrackerCorpus.variants.first { $0.description == description })
+        let fixes = try CorpusRun(variant, samples: TrackerCorpusTests.samples).fixes
+        var straight = DistanceTracker(), restored = DistanceTracker()
+        let encoder = JSONEncoder(), decoder = JSONDecoder()
+        for (index, fix) in fixes.enumerated() {
+            restored = try decoder.decode(DistanceTracker.self, from: encoder.encode(restored))
+            #expect(restored.update(with: fix) == straight.update(with: fix), "fix \(index)")
+        }
+        #expect(restored == straight)
+    }
+
     @Test func aNewTrackerSavesAndRestores() throws {
         // Before the first fix the tracker holds no time yet; JSON must still hold it.
         let data = try JSONEncoder().encode(DistanceTracker())

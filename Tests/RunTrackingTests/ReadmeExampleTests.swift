@@ -55,22 +55,31 @@ struct ReadmeExampleTests {
         // suspended and relaunched at 2.5 km.
         var started: [String] = []
         var playingSince = 0.0
+        /// Notes a message that has just started, and where the runner really was then.
+        func noteStart(at time: Double) {
+            guard let id = playing, started.last != id else { return }
+            started.append(id)
+            playingSince = time
+            // Started within 15 m of its marker, measured along the (straight, clean) path.
+            let marker = run.scheduler.queue.first { $0.message.id == id }!.meters
+            let truth = Geodesic.distance(fromLatitude: 48, longitude: 11, toLatitude: 48 + time * 3 / 111_200, longitude: 11)
+            #expect(abs(truth - marker) < 15, "\(id) at \(truth) m")
+        }
         for second in 0...1_700 {
             let time = Double(second)
-            if playing != nil, time >= playingSince + 6 { playbackFinished(at: playingSince + 6) }
-            if let wakeUp = run.wakeUp, wakeUp <= time { timerFired(at: wakeUp) }
+            if playing != nil, time >= playingSince + 6 {
+                let end = playingSince + 6
+                playbackFinished(at: end)
+                noteStart(at: end)
+            }
+            if let wakeUp = run.wakeUp, wakeUp <= time {
+                timerFired(at: wakeUp)
+                noteStart(at: wakeUp)
+            }
             if second == 833 { try saveAndRestore() }
-            let before = playing
             locationUpdated(GPSFix(
                 time: time, latitude: 48 + time * 3 / 111_200, longitude: 11, horizontalAccuracy: 5, speed: 3))
-            if let id = playing, id != before {
-                started.append(id)
-                playingSince = time
-                // Started within 15 m of its marker, measured along the (straight, clean) path.
-                let marker = run.scheduler.queue.first { $0.message.id == id }!.meters
-                let truth = Geodesic.distance(fromLatitude: 48, longitude: 11, toLatitude: 48 + time * 3 / 111_200, longitude: 11)
-                #expect(abs(truth - marker) < 15, "\(id) at \(truth) m")
-            }
+            noteStart(at: time)
         }
         runStopped(at: 1_700)
         #expect(started == ["anna", "ben", "cleo"])
