@@ -90,7 +90,7 @@ public struct MessagePipeline: Sendable {
             signal.append(block)
             for value in block { sum += Double(value) }
         }
-        let source = try AudioDecoder.decode(input, limits: configuration.limits, begin: { format in
+        let source = try AudioDecoder.decode(input, limits: configuration.limits, isolation: configuration.isolation, begin: { format in
             inputRate = format.sampleRate
             signal = CompactSignal(reservingCapacity: Int(Double(format.frameCount) * Double(rate) / Double(format.sampleRate)) + 64)
         }, samples: { block in

@@ -2,6 +2,8 @@
 /// configuration; this struct only gathers them.
 public struct PipelineConfiguration: Sendable {
     public var limits = InputLimits()
+    /// Which inputs FFmpeg decodes in the isolated child, and its limits.
+    public var isolation = DecoderIsolation()
     public var resampler = Resampler.Configuration()
     public var conditioner = Conditioner.Configuration()
     public var trimmer = SpeechTrimmer.Configuration()
