@@ -24,6 +24,9 @@ struct FileReport: Encodable {
 
     var file: String
     var format: String
+    /// The container and the codec, named apart, for what FFmpeg decodes (WebM, M4A, AMR, ...).
+    var container: String?
+    var codec: String?
     var bytes: Int
     var durationSeconds: Double
     var sampleCount: Int64
@@ -61,7 +64,7 @@ struct FileReport: Encodable {
         let loudness = try LoudnessMeter.measure(interleaved, channelCount: stream.channelCount, sampleRate: OpusStream.sampleRate)
         let duration = stream.durationSeconds
         return FileReport(
-            file: path, format: container.description, bytes: bytes.count,
+            file: path, format: container.description, container: nil, codec: nil, bytes: bytes.count,
             durationSeconds: duration, sampleCount: stream.validSampleCount,
             sampleRate: OpusStream.sampleRate, channels: stream.channelCount,
             bitrate: duration > 0 ? Double(bytes.count * 8) / duration : nil,
@@ -95,7 +98,7 @@ struct FileReport: Encodable {
             speechError = error.message
         }
         return FileReport(
-            file: path, format: audio.format, bytes: data.count,
+            file: path, format: audio.format, container: audio.container, codec: audio.codec, bytes: data.count,
             durationSeconds: audio.durationSeconds, sampleCount: Int64(audio.frameCount),
             sampleRate: audio.sampleRate, channels: audio.channelCount, bitrate: nil,
             integratedLoudness: loudness.integratedLoudness, truePeak: loudness.truePeak,
@@ -118,6 +121,7 @@ struct FileReport: Encodable {
             value.map { String(format: "%.2f %@", $0, unit) } ?? "silent"
         }
         var lines = ["\(file)", "  format:     \(format), \(bytes) bytes"]
+        if let container, let codec { lines.append("  container:  \(container), codec \(codec)") }
         lines.append(String(format: "  duration:   %.6f s (%lld samples at %d Hz), %d channel%@",
                             durationSeconds, sampleCount, sampleRate, channels, channels == 1 ? "" : "s"))
         if let bitrate { lines.append(String(format: "  bitrate:    %.1f kb/s", bitrate / 1000)) }

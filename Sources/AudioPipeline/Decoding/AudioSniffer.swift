@@ -112,6 +112,14 @@ public enum AudioSniffer {
         return nil
     }
 
+    /// Why an upload starting with `prefix` is refused, in one line; nil when it starts like a
+    /// recording voicemsg reads.
+    public static func refusal(prefix: some Collection<UInt8>) -> String? {
+        guard recognize(prefix: prefix) == nil else { return nil }
+        let what = nonAudioDescription(prefix: prefix).map { "it is \($0)" } ?? "its first bytes match no audio format"
+        return "not a recording voicemsg can read: \(what); send WAV, FLAC, MP3, Ogg, WebM, MP4/M4A, AAC, AMR or CAF"
+    }
+
     private static func contains(_ magic: [UInt8], in bytes: [UInt8]) -> Bool {
         guard bytes.count >= magic.count else { return false }
         return (0...(bytes.count - magic.count)).contains { Array(bytes[$0..<($0 + magic.count)]) == magic }
