@@ -29,8 +29,11 @@ final class FFmpegDecoder {
     private let stream: UnsafeMutablePointer<AVStream>
     private let decoderName: String
     private let maximumSeconds: Double
+    /// Frames to drop at the start and the most to keep, where the container says so and
+    /// FFmpeg does not apply it (CAF's packet table).
+    private var trim: (skip: Int, keep: Int)?
 
-    init(input: FFmpegInput, maximumSeconds: Double) throws {
+    init(input: FFmpegInput, maximumSeconds: Double, packetTable: CAFPacketTable? = nil) throws {
         self.input = input
         self.maximumSeconds = maximumSeconds
         guard let context = avformat_alloc_context() else { throw DecodeFailure.unreadable("out of memory") }
@@ -83,6 +86,10 @@ final class FFmpegDecoder {
         defer { av_dict_free(&codecOptions) }
         vm_av_dict_set(&codecOptions, "codec_whitelist", Self.decoders)
         try Self.check(avcodec_open2(codec, decoder, &codecOptions), "cannot open the \(decoderName) decoder")
+        if let packetTable, String(cString: opened.pointee.iformat.pointee.name) == "caf",
+           parameters.pointee.initial_padding == 0 {
+            trim = (packetTable.primingFrames, packetTable.validFrames)
+        }
     }
 
     deinit {
@@ -104,6 +111,7 @@ final class FFmpegDecoder {
         }
         var converter: SampleConverter?
         var frames = 0
+        var seen = 0
         var maximumFrames = Int.max
         var ended = false
         FFmpegLog.reset()
@@ -126,11 +134,18 @@ final class FFmpegDecoder {
                 guard let converted = converter, rate == Int(wireRate), channels == converted.channelCount else {
                     throw DecodeFailure.unsupported("the sample rate or channel count changes mid-stream (to \(rate) Hz, \(channels) channels)")
                 }
-                frames += Int(frame.pointee.nb_samples)
+                var kept = 0..<Int(frame.pointee.nb_samples)
+                if let trim {
+                    let start = max(0, trim.skip - seen)
+                    let end = max(start, min(kept.upperBound, trim.skip + trim.keep - seen))
+                    kept = min(start, kept.upperBound)..<end
+                }
+                seen += Int(frame.pointee.nb_samples)
+                frames += kept.count
                 guard frames <= maximumFrames else {
                     throw DecodeFailure.unsupported("more than \(Self.decimal(maximumSeconds / 60)) minutes long")
                 }
-                try converted.convert(frame) { output.send(.samples, $0) }
+                try converted.convert(frame, frames: kept) { output.send(.samples, $0) }
             }
         }
 

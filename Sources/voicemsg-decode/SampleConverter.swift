@@ -10,9 +10,10 @@ struct SampleConverter {
         self.channelCount = channelCount
     }
 
-    func convert(_ frame: UnsafeMutablePointer<AVFrame>, send: (UnsafeRawBufferPointer) -> Void) throws {
-        let count = Int(frame.pointee.nb_samples)
-        guard count > 0, let data = frame.pointee.extended_data else { return }
+    /// Sends the frames in `range` of `frame` (all of them unless trimmed).
+    func convert(_ frame: UnsafeMutablePointer<AVFrame>, frames range: Range<Int>, send: (UnsafeRawBufferPointer) -> Void) throws {
+        let count = min(range.upperBound, Int(frame.pointee.nb_samples))
+        guard count > range.lowerBound, let data = frame.pointee.extended_data else { return }
         let format = AVSampleFormat(rawValue: frame.pointee.format)
         let planar = av_sample_fmt_is_planar(format) != 0
         let sampleOf: (UnsafeMutablePointer<UInt8>, Int) -> Float
@@ -32,10 +33,9 @@ struct SampleConverter {
         default:
             throw DecodeFailure.unreadable("the decoder gave samples in a format voicemsg does not convert")
         }
-        guard planar || channelCount >= 1 else { return }
         let framesPerPiece = max(1, Self.piece / channelCount)
         var values = [Float](repeating: 0, count: framesPerPiece * channelCount)
-        var start = 0
+        var start = range.lowerBound
         while start < count {
             let frames = min(framesPerPiece, count - start)
             for frame in 0..<frames {

@@ -25,7 +25,8 @@ ChildSandbox.apply(limits)
 FFmpegLog.silence()
 
 do {
-    let decoder = try FFmpegDecoder(input: try FFmpegInput(fd: 0), maximumSeconds: limits.maximumSeconds)
+    let decoder = try FFmpegDecoder(
+        input: try FFmpegInput(fd: 0), maximumSeconds: limits.maximumSeconds, packetTable: CAFPacketTable(fd: 0))
     try decoder.run(output)
     output.send(.done, [])
     exit(0)
