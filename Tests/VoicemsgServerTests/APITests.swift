@@ -48,7 +48,7 @@ import Testing
         let query = "marker=\(marker.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&sender=\(sender)"
         return try await client.execute(
             uri: "/v1/runs/\(run)/messages?\(query)", method: .post, headers: headers,
-            body: ByteBuffer(bytes: Array(Array("OggS".utf8).prefix(bytes)) + [UInt8](repeating: 7, count: max(0, bytes - 4))))
+            body: ByteBuffer(bytes: [UInt8](repeating: 7, count: bytes)))
     }
 
     /// Completes every queued job by hand, giving each a fake Ogg file of `size` bytes.

@@ -109,15 +109,19 @@ public enum AudioSniffer {
         if text.hasPrefix("<!doctype html") || text.hasPrefix("<html") || text.hasPrefix("<head") { return "an HTML page" }
         if text.hasPrefix("<?xml") || text.hasPrefix("<svg") { return "an XML document" }
         if text.hasPrefix("{") || text.hasPrefix("[") { return "JSON text" }
+        // Printable text throughout (a form, a note, an error page): no audio container starts so.
+        let printable = bytes.allSatisfy { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || (0x20...0x7E).contains($0) }
+        if bytes.count >= 16, printable { return "plain text" }
         return nil
     }
 
-    /// Why an upload starting with `prefix` is refused, in one line; nil when it starts like a
-    /// recording voicemsg reads.
+    /// Why an upload starting with `prefix` is refused at once, in one line; nil when it starts
+    /// like a recording, or like nothing known. Only bytes that are recognizably another kind of
+    /// file are refused: an unknown start still goes to the decoder, which knows more formats
+    /// than these magic numbers and says precisely what is wrong.
     public static func refusal(prefix: some Collection<UInt8>) -> String? {
-        guard recognize(prefix: prefix) == nil else { return nil }
-        let what = nonAudioDescription(prefix: prefix).map { "it is \($0)" } ?? "its first bytes match no audio format"
-        return "not a recording voicemsg can read: \(what); send WAV, FLAC, MP3, Ogg, WebM, MP4/M4A, AAC, AMR or CAF"
+        guard recognize(prefix: prefix) == nil, let what = nonAudioDescription(prefix: prefix) else { return nil }
+        return "not a recording: the upload is \(what); send the audio file itself (WAV, FLAC, MP3, Ogg, WebM, MP4/M4A, AAC, AMR or CAF)"
     }
 
     private static func contains(_ magic: [UInt8], in bytes: [UInt8]) -> Bool {

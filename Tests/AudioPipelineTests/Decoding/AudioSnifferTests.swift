@@ -37,18 +37,28 @@ import Testing
         }
     }
 
-    @Test(arguments: [
+    static let otherFiles: [([UInt8], String)] = [
         ([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10] + Array("JFIF".utf8), "a JPEG image"),
         (Array("<!DOCTYPE html><html><body>Sorry</body></html>".utf8), "an HTML page"),
         (Array("\n  <html lang=\"en\">".utf8), "an HTML page"),
         ([0x89] + Array("PNG\r\n".utf8), "a PNG image"),
         (Array("%PDF-1.7".utf8), "a PDF document"),
         (Array("{\"error\": \"x\"}".utf8), "JSON text"),
-        ([0x07, 0x07, 0x07, 0x07, 0x07], "match no audio format"),
-    ])
+        (Array("name=Sam&marker=5km&message=hello".utf8), "plain text"),
+    ]
+
+    @Test(arguments: otherFiles)
     func otherFilesAreRefusedWithAReason(_ bytes: [UInt8], _ words: String) throws {
         #expect(AudioSniffer.recognize(prefix: bytes) == nil)
         let refusal = try #require(AudioSniffer.refusal(prefix: bytes))
         #expect(refusal.contains(words), "\(refusal)")
+    }
+
+    /// Bytes that are nothing known are left to the decoder, which knows more formats.
+    @Test func unknownBytesAreNotRefusedHere() {
+        let bytes = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
+        #expect(AudioSniffer.recognize(prefix: bytes) == nil)
+        #expect(AudioSniffer.refusal(prefix: bytes) == nil)
+        #expect(AudioSniffer.refusal(prefix: [UInt8](repeating: 7, count: 64)) == nil)
     }
 }
