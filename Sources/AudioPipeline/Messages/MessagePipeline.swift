@@ -146,7 +146,8 @@ public struct MessagePipeline: Sendable {
 
             let count = Int(stream.validSampleCount)
             let meter = try LoudnessMeter.Session(sampleRate: OpusStream.sampleRate, expectedFrames: count, truePeak: false)
-            var collector = BlockPeakCollector(sampleCount: count)
+            // Exact wherever a peak could pass the limit, which is all `dips` reads.
+            var collector = BlockPeakCollector(sampleCount: count, exactAbove: Float(pow(10, (settings.truePeakCeiling - Self.peakMargin) / 20)))
             try OpusStreamDecoder.decode(stream) { block in
                 try meter.add(block)
                 collector.append(block)

@@ -9,7 +9,8 @@ struct InterSamplePeakEstimator: Sendable {
     static let reach = 5
     /// The three fractional phases 1/4, 2/4, 3/4 (phase 0 is the sample itself).
     let phases: [[Float]]
-    /// An upper bound of |interpolated| / max|x| over a window, used to skip quiet blocks.
+    /// An upper bound of |interpolated| / max|x| over the samples the interpolation reads, with
+    /// room for the float rounding of the sums: used to skip blocks that cannot matter.
     let gainBound: Float
 
     init() {
@@ -31,7 +32,9 @@ struct InterSamplePeakEstimator: Sendable {
             phases.append(taps)
         }
         self.phases = phases
-        self.gainBound = bound
+        // Twelve rounded products and sums can exceed the exact sum by about 13 units in the
+        // last place of the largest; 1e-5 is far more.
+        self.gainBound = bound * (1 + 1e-5)
     }
 
     private static func kaiser(_ x: Double, beta: Double) -> Double {
@@ -192,43 +195,6 @@ struct InterSamplePeakEstimator: Sendable {
                 }
             }
             pending.removeFirst(ready)
-        }
-    }
-}
-
-/// The highest interval peak within each `GainCurve` block of a signal that arrives in pieces.
-struct BlockPeakCollector {
-    private var stream = InterSamplePeakEstimator.Stream()
-    private(set) var peaks: [Float]
-    private var position = 0
-
-    init(sampleCount: Int) {
-        peaks = [Float](repeating: 0, count: GainCurve.blockCount(sampleCount))
-    }
-
-    mutating func append(_ samples: UnsafeBufferPointer<Float>) {
-        var peaks = self.peaks, position = self.position
-        self.peaks = []
-        stream.append(samples) { Self.collect($0, into: &peaks, position: &position) }
-        self.peaks = peaks
-        self.position = position
-    }
-
-    /// The block peaks, once every sample has been appended.
-    mutating func finish() -> [Float] {
-        var peaks = self.peaks, position = self.position
-        self.peaks = []
-        stream.finish { Self.collect($0, into: &peaks, position: &position) }
-        return peaks
-    }
-
-    private static func collect(_ chunk: UnsafeBufferPointer<Float>, into peaks: inout [Float], position: inout Int) {
-        peaks.withUnsafeMutableBufferPointer { peaks in
-            for value in chunk {
-                let block = position / GainCurve.blockSize
-                if block < peaks.count, value > peaks[block] { peaks[block] = value }
-                position += 1
-            }
         }
     }
 }
