@@ -45,11 +45,13 @@ public struct MessagePipeline: Sendable {
         let kept = trimmer.keptSpan(of: signal, measurement: measurement)
         clock.lap("trim")
 
+        // The analysis's own BS.1770 loudness (the K-weighted power the gain search needs
+        // anyway) is the input's: libebur128 over the same samples agrees to a few thousandths
+        // of a LU, and is kept for the decoded output.
         let normalizer = Normalizer(configuration: configuration.normalizer)
-        let meter = try LoudnessMeter.Session(sampleRate: rate, expectedFrames: kept.count, truePeak: false)
-        let analysis = try normalizer.analyze(kept, sampleRate: rate) { try meter.add($0) }
+        let analysis = normalizer.analyze(kept, sampleRate: rate) { _ in }
         let before = LoudnessMeasurement(
-            integratedLoudness: try meter.result().integratedLoudness,
+            integratedLoudness: analysis.loudness,
             truePeak: analysis.truePeak, isUngated: kept.count < rate * 4 / 10)
         guard before.integratedLoudness != nil else {
             throw AudioPipelineError(.noSpeech, "the speech span is digital silence")
