@@ -148,14 +148,17 @@ public struct MessagePipeline: Sendable {
 
             let count = Int(stream.validSampleCount)
             let meter = try LoudnessMeter.Session(sampleRate: OpusStream.sampleRate, expectedFrames: count, truePeak: false)
-            // Exact wherever a peak could pass the limit, which is all `dips` reads.
-            var collector = BlockPeakCollector(sampleCount: count, exactAbove: Float(pow(10, (settings.truePeakCeiling - Self.peakMargin) / 20)))
+            // The blocks whose peak passes the limit, which is all `dips` needs, and the peak.
+            var collector = BlockPeakCollector(
+                sampleCount: count, exactAbove: Float(pow(10, (settings.truePeakCeiling - Self.peakMargin) / 20)),
+                keepingOnlyExcesses: true)
             try OpusStreamDecoder.decode(stream) { block in
                 try meter.add(block)
                 collector.append(block)
             }
-            let decodedPeaks = collector.finish()
-            let peak = decodedPeaks.max() ?? 0
+            collector.finish()
+            let decodedPeaks = collector.excesses
+            let peak = collector.highest
             let after = LoudnessMeasurement(
                 integratedLoudness: try meter.result().integratedLoudness,
                 truePeak: peak > 0 ? 20 * log10(Double(peak)) : nil,
@@ -199,15 +202,16 @@ public struct MessagePipeline: Sendable {
     }
 
     /// Lowers `previous` (1 by default) around every block whose decoded peak passed `limit`,
-    /// by the ratio it passed it, with 10 ms raised-cosine ramps either side.
-    static func dips(over limit: Float, in peaks: [Float], previous: GainCurve?, sampleCount: Int, sampleRate: Int) -> GainCurve {
+    /// by the ratio it passed it, with 10 ms raised-cosine ramps either side. `peaks` holds
+    /// (block, peak) pairs in block order; the others are taken to be under the limit.
+    static func dips(over limit: Float, in peaks: [(block: Int, peak: Float)], previous: GainCurve?, sampleCount: Int, sampleRate: Int) -> GainCurve {
         var curve = previous ?? GainCurve(repeating: 1, sampleCount: sampleCount)
         let ramp = max(1, sampleRate / 100 / GainCurve.blockSize)
         let original = curve.values
-        for k in peaks.indices where peaks[k] > limit {
+        for (k, peak) in peaks where peak > limit {
             // A spot that passed again despite its dip (a transient the codec overshoots
             // whatever the level) gets the new shortfall on top of the old dip, and more.
-            let depth = original[k] < 1 ? original[k] * limit / peaks[k] * 0.95 : limit / peaks[k] * 0.985
+            let depth = original[k] < 1 ? original[k] * limit / peak * 0.95 : limit / peak * 0.985
             for offset in -ramp...ramp {
                 let i = k + offset
                 guard i >= 0, i < curve.values.count else { continue }

@@ -12,6 +12,9 @@
 ///   `exactAbove`, and `isExact` says which values are exact.
 /// With `exactAbove` 0 every value is exact. Speech normalized under a ceiling, and the quiet
 /// parts of any message, skip most blocks.
+///
+/// A collector made with `keepingOnlyExcesses` keeps just the blocks above `exactAbove` and the
+/// highest peak, in constant memory.
 struct BlockPeakCollector {
     static let size = GainCurve.blockSize
     /// Samples each interval reads before its own and after it.
@@ -20,21 +23,28 @@ struct BlockPeakCollector {
 
     let estimator: InterSamplePeakEstimator
     let exactAbove: Float
+    let blockCount: Int
+    /// Per block, unless only the excesses are kept.
     private(set) var peaks: [Float]
-    private(set) var isExact: [Bool]
+    private(set) var isExact: BlockBits
+    /// The blocks whose true peak passes `exactAbove`, in order.
+    private(set) var excesses: [(block: Int, peak: Float)] = []
+    /// The highest true peak so far.
+    private(set) var highest: Float = 0
+    private let keepsEveryBlock: Bool
     /// x[first - before] ... : the context before the next block, then the samples not yet used.
     private var pending: [Float]
     private var next = 0
-    private var highest: Float = 0
     private var intervals = [Float](repeating: 0, count: BlockPeakCollector.size)
     private static let chunk = 4096
 
-    init(sampleCount: Int, exactAbove: Float = 0, estimator: InterSamplePeakEstimator = .init()) {
+    init(sampleCount: Int, exactAbove: Float = 0, keepingOnlyExcesses: Bool = false, estimator: InterSamplePeakEstimator = .init()) {
         self.estimator = estimator
         self.exactAbove = exactAbove
-        let blocks = GainCurve.blockCount(sampleCount)
-        peaks = [Float](repeating: 0, count: blocks)
-        isExact = [Bool](repeating: false, count: blocks)
+        blockCount = GainCurve.blockCount(sampleCount)
+        keepsEveryBlock = !keepingOnlyExcesses
+        peaks = [Float](repeating: 0, count: keepingOnlyExcesses ? 0 : blockCount)
+        isExact = BlockBits(count: keepingOnlyExcesses ? 0 : blockCount)
         pending = [Float](repeating: 0, count: Self.before)
         pending.reserveCapacity(Self.chunk + 4 * Self.size)
     }
@@ -54,7 +64,9 @@ struct BlockPeakCollector {
         }
     }
 
-    /// The block peaks, once every sample has been appended; zeros are assumed past the end.
+    /// The block peaks (empty when only the excesses are kept), once every sample has been
+    /// appended; zeros are assumed past the end.
+    @discardableResult
     mutating func finish() -> [Float] {
         // At most one whole block and part of another are left, short of their context after.
         let remaining = pending.count - Self.before
@@ -71,7 +83,7 @@ struct BlockPeakCollector {
     /// Block `next`, whose `length` intervals start at `pending[offset + before]`.
     private mutating func collect(at offset: Int, length: Int) {
         defer { next += 1 }
-        guard next < peaks.count else { return }
+        guard next < blockCount else { return }
         let exactAbove = self.exactAbove, highest = self.highest, estimator = self.estimator
         let (value, exact) = pending.withUnsafeBufferPointer { x in
             intervals.withUnsafeMutableBufferPointer { out in
@@ -79,9 +91,13 @@ struct BlockPeakCollector {
                                skippingAtOrBelow: min(exactAbove, highest), scratch: out.baseAddress!)
             }
         }
-        peaks[next] = value
-        isExact[next] = exact
         if exact { self.highest = max(highest, value) }
+        if keepsEveryBlock {
+            peaks[next] = value
+            if exact { isExact[next] = true }
+        } else if exact, value > exactAbove {
+            excesses.append((next, value))
+        }
     }
 
     /// The true peak of the `length` (1...size) intervals whose samples start at `x + before`,
@@ -119,5 +135,21 @@ struct BlockPeakCollector {
         var peak: Float = 0
         for i in 0..<length { peak = max(peak, scratch[i]) }
         return peak
+    }
+}
+
+/// One bit per block.
+struct BlockBits {
+    private var words: [UInt64]
+
+    init(count: Int) {
+        words = [UInt64](repeating: 0, count: (count + 63) / 64)
+    }
+
+    subscript(index: Int) -> Bool {
+        get { words[index >> 6] & (1 << UInt64(index & 63)) != 0 }
+        set {
+            if newValue { words[index >> 6] |= 1 << UInt64(index & 63) } else { words[index >> 6] &= ~(1 << UInt64(index & 63)) }
+        }
     }
 }

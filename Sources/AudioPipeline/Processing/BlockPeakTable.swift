@@ -16,7 +16,7 @@ final class BlockPeakTable: @unchecked Sendable {
     // Guarded by `lock`: the table is shared by every copy of the analysis that owns it.
     private let lock = NSLock()
     private var peaks: [Float]
-    private var isExact: [Bool]
+    private var isExact: BlockBits
 
     /// Takes the block peaks of `source` that `collector` has seen all of.
     init(_ collector: BlockPeakCollector, source: any SampleSource) {
