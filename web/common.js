@@ -203,24 +203,31 @@ export function playedText(message) {
 }
 
 /**
- * The pipeline's reason in plain words, for people who never saw a dBFS figure. The server's
- * own text is shown beside it as the detail.
+ * The pipeline's reason in plain words, for people who never saw a dBFS figure: what went
+ * wrong and, for the person who recorded it, what to do. The server's own text is shown
+ * beside it as the detail.
  */
-export function plainFailure(reason) {
+export function plainFailure(reason, { forSender = true } = {}) {
   const text = (reason || "").toLowerCase();
+  let cause;
+  let advice;
   if (text.includes("no speech")) {
-    return "We couldn’t hear anyone speaking in the recording. Check that the microphone is on and close to you, and record again.";
+    cause = "We couldn’t hear anyone speaking in the recording.";
+    advice = "Check that the microphone is on and close to you, and record again.";
+  } else if (text.includes("too long") || /at most \d+ s/.test(text)) {
+    cause = "The recording is longer than the server accepts.";
+    advice = "Record a shorter message.";
+  } else if (/not an audio|unsupported|unreadable|could not read|cannot read/.test(text)) {
+    cause = "The server couldn’t read this kind of audio file.";
+    advice = "Record in the page instead, or choose another file.";
+  } else if (text.includes("processing stopped") || text.includes("worker")) {
+    cause = "Something went wrong on the server while preparing it.";
+    advice = "Please send it again.";
+  } else {
+    cause = "The server couldn’t prepare this recording.";
+    advice = "Please try again.";
   }
-  if (text.includes("too long") || /at most \d+ s/.test(text)) {
-    return "The recording is longer than the server accepts. Record a shorter message.";
-  }
-  if (text.includes("not an audio") || text.includes("unsupported") || text.includes("unreadable") || text.includes("could not read") || text.includes("cannot read")) {
-    return "The server couldn’t read this kind of audio file. Record in the page instead, or choose another file.";
-  }
-  if (text.includes("processing stopped") || text.includes("worker")) {
-    return "Something went wrong on the server while preparing it. Please record or send it again.";
-  }
-  return "The server couldn’t prepare this recording. Please try again.";
+  return forSender ? `${cause} ${advice}` : cause;
 }
 
 /**

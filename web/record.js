@@ -377,6 +377,8 @@ async function finishRecording() {
   await saved.save(slot);
   page.slot = slot;
   showRecorded(slot);
+  // The Stop button is gone; focus goes to the next step rather than to the page's start.
+  if (!$("send-button").disabled) $("send-button").focus();
   announce(`Recorded ${Math.round(durationSeconds)} seconds. Listen to it, then send it.`);
 }
 
@@ -446,6 +448,7 @@ async function fileChosen() {
   await saved.save(slot);
   page.slot = slot;
   showRecorded(slot);
+  if (!$("send-button").disabled) $("send-button").focus();
   announce(`Chose ${file.name}. Listen to it, then send it.`);
 }
 
@@ -453,6 +456,18 @@ async function fileChosen() {
 // Preview and sending
 
 let previewURL = null;
+
+/**
+ * WebM from MediaRecorder carries no duration, so Chrome's player shows no length and cannot
+ * seek. Seeking far past the end once makes the browser find the real end; then back to 0.
+ */
+function fixUnknownDuration(audio) {
+  audio.addEventListener("loadedmetadata", () => {
+    if (audio.duration !== Infinity) return;
+    audio.addEventListener("timeupdate", () => { audio.currentTime = 0; }, { once: true });
+    audio.currentTime = 1e6;
+  });
+}
 
 function showRecorded(slot, { restored = false } = {}) {
   if (previewURL) URL.revokeObjectURL(previewURL);
@@ -467,6 +482,7 @@ function showRecorded(slot, { restored = false } = {}) {
   $("timer").textContent = formatClock(slot.durationSeconds || 0);
   show($("send-error"), false);
   show($("upload"), false);
+  show($("send-actions"));
   const limits = page.run.limits;
   let problem = null;
   if (slot.blob.size > limits.maxBytes) {
@@ -529,6 +545,7 @@ async function send() {
   await saved.save(slot);
   setPhase("sending");
   show($("send-error"), false);
+  show($("send-actions"), false);
   progress(0);
   show($("upload"));
   announce("Sending your message.");
@@ -601,6 +618,7 @@ function uploadLost() {
 
 function sendFailed(title, text, { canRetry }) {
   show($("upload"), false);
+  show($("send-actions"), false);
   $("send-error-title").textContent = title;
   $("send-error-text").textContent = " " + text;
   show($("retry-button"), canRetry);
@@ -621,6 +639,7 @@ function showSent(slot, { restored }) {
   $("sent-text").textContent = restored
     ? `You sent a message for this run from this device. It plays ${where}.`
     : `Thank you${slot.sender ? ", " + slot.sender : ""}! The runner will hear it ${where}.`;
+  $("sent").classList.remove("is-failed");
   show($("processed"), false);
   show($("failed"), false);
   show($("delete-button"), Boolean(slot.senderToken));
@@ -665,7 +684,9 @@ function updateStatus(message) {
   if (message.status === "failed") {
     $("sent-heading").textContent = "Your message could not be prepared";
     $("sent-detail").textContent = "";
-    $("failed-text").textContent = " " + plainFailure(message.error);
+    $("sent").classList.add("is-failed");
+    $("sent-text").textContent = "The runner will not hear this one. Please record it again.";
+    $("failed-text").textContent = plainFailure(message.error);
     $("failed-details").textContent = message.error ? `Details: ${message.error}` : "";
     show($("failed"));
     $("again-button").textContent = "Record again";
@@ -747,7 +768,11 @@ function setPhase(phase) {
     || !navigator.mediaDevices || !window.MediaRecorder;
   $("choose-file").disabled = recordingNow || phase === "sending";
   $("send-button").disabled = phase === "sending" || page.sendBlocked;
-  $("record-label").textContent = phase === "recorded" || phase === "sending" ? "Record again" : "Record";
+  const haveRecording = phase === "recorded" || phase === "sending";
+  $("record-label").textContent = haveRecording ? "Record again" : "Record";
+  // Re-recording is the secondary action once there is something to send.
+  $("record-button").classList.toggle("button-record", !haveRecording);
+  $("record-button").classList.toggle("button-secondary", haveRecording);
   $("recording-state").textContent = {
     idle: "Ready to record",
     recording: "Recording…",
@@ -761,6 +786,7 @@ function setPhase(phase) {
 // Wiring
 
 $("details").addEventListener("submit", (event) => event.preventDefault());
+fixUnknownDuration($("preview-audio"));
 $("marker-custom").addEventListener("input", typedMarkerChanged);
 $("sender-name").addEventListener("input", () => {
   $("sender-name").removeAttribute("aria-invalid");

@@ -250,7 +250,8 @@ function updateCard(card, message) {
   card.badge.replaceChildren();
   if (badge.cls === "badge-played") card.badge.append(icon(CHECK_ICON));
   card.badge.append(badge.text);
-  const meta = [describeMarker(message.marker, message.markerMeters)];
+  // The Distance Tag says where; a relative marker also says what it was ("halfway").
+  const meta = /^\d+(\.\d+)?m$/.test(message.marker) ? [] : [describeMarker(message.marker, message.markerMeters)];
   if (message.durationSeconds) meta.push(formatClock(message.durationSeconds));
   if (message.status === "queued") meta.push("waiting to be prepared");
   if (message.status === "processing") meta.push("being prepared");
@@ -262,7 +263,7 @@ function updateCard(card, message) {
   const failed = message.status === "failed";
   show(card.failure, failed);
   if (failed) {
-    card.failureText.textContent = plainFailure(message.error);
+    card.failureText.textContent = plainFailure(message.error, { forSender: false });
     card.failureDetails.textContent = message.error ? `Details: ${message.error}` : "";
   }
   const ready = message.status === "ready";

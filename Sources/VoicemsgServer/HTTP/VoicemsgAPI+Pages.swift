@@ -52,7 +52,6 @@ extension VoicemsgAPI {
             .xContentTypeOptions: "nosniff",
             HTTPField.Name("Referrer-Policy")!: "no-referrer",
             HTTPField.Name("Permissions-Policy")!: "microphone=(self), camera=(), geolocation=()",
-            HTTPField.Name("Cross-Origin-Opener-Policy")!: "same-origin",
         ]
         if let ifNoneMatch = request.headers[.ifNoneMatch],
             ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == asset.etag })

@@ -427,6 +427,22 @@ legend {
   transition: transform var(--duration-medium) var(--ease-spring);
 }
 
+.limit {
+  margin: 0 0 var(--space-md);
+}
+
+#level-warning {
+  margin: 0 0 var(--space-sm);
+}
+
+.audio-preview .error-state {
+  margin-top: var(--space-md);
+}
+
+.send-actions {
+  margin-top: var(--space-md);
+}
+
 .countdown {
   margin-bottom: var(--space-md);
   color: var(--color-sunrise-orange-strong);
@@ -566,6 +582,14 @@ audio {
 
 .success p {
   color: var(--color-sage-green-text);
+}
+
+.success.is-failed {
+  border-top-color: var(--color-muted-red-strong);
+}
+
+.success.is-failed .success-icon {
+  display: none;
 }
 
 .success .status-line {
@@ -1088,24 +1112,31 @@ export function playedText(message) {
 }
 
 /**
- * The pipeline's reason in plain words, for people who never saw a dBFS figure. The server's
- * own text is shown beside it as the detail.
+ * The pipeline's reason in plain words, for people who never saw a dBFS figure: what went
+ * wrong and, for the person who recorded it, what to do. The server's own text is shown
+ * beside it as the detail.
  */
-export function plainFailure(reason) {
+export function plainFailure(reason, { forSender = true } = {}) {
   const text = (reason || "").toLowerCase();
+  let cause;
+  let advice;
   if (text.includes("no speech")) {
-    return "We couldn’t hear anyone speaking in the recording. Check that the microphone is on and close to you, and record again.";
+    cause = "We couldn’t hear anyone speaking in the recording.";
+    advice = "Check that the microphone is on and close to you, and record again.";
+  } else if (text.includes("too long") || /at most \d+ s/.test(text)) {
+    cause = "The recording is longer than the server accepts.";
+    advice = "Record a shorter message.";
+  } else if (/not an audio|unsupported|unreadable|could not read|cannot read/.test(text)) {
+    cause = "The server couldn’t read this kind of audio file.";
+    advice = "Record in the page instead, or choose another file.";
+  } else if (text.includes("processing stopped") || text.includes("worker")) {
+    cause = "Something went wrong on the server while preparing it.";
+    advice = "Please send it again.";
+  } else {
+    cause = "The server couldn’t prepare this recording.";
+    advice = "Please try again.";
   }
-  if (text.includes("too long") || /at most \d+ s/.test(text)) {
-    return "The recording is longer than the server accepts. Record a shorter message.";
-  }
-  if (text.includes("not an audio") || text.includes("unsupported") || text.includes("unreadable") || text.includes("could not read") || text.includes("cannot read")) {
-    return "The server couldn’t read this kind of audio file. Record in the page instead, or choose another file.";
-  }
-  if (text.includes("processing stopped") || text.includes("worker")) {
-    return "Something went wrong on the server while preparing it. Please record or send it again.";
-  }
-  return "The server couldn’t prepare this recording. Please try again.";
+  return forSender ? `${cause} ${advice}` : cause;
 }
 
 /**
@@ -1230,7 +1261,7 @@ export function show(element, visible = true) {
       </div>
       <p class="help is-error" id="level-warning" hidden>We can’t hear anything. Is the microphone muted or covered?</p>
       <p class="countdown" id="countdown" hidden></p>
-      <p class="help" id="limit-help"></p>
+      <p class="help limit" id="limit-help"></p>
       <div class="button-row">
         <button type="button" class="button button-record" id="record-button">
           <svg viewBox="0 0 24 24" aria-hidden="true"><path fill="currentColor" d="M12 14a3 3 0 0 0 3-3V5a3 3 0 0 0-6 0v6a3 3 0 0 0 3 3Zm5-3a5 5 0 0 1-10 0H5a7 7 0 0 0 6 6.92V21h2v-3.08A7 7 0 0 0 19 11h-2Z"/></svg>
@@ -1252,7 +1283,7 @@ export function show(element, visible = true) {
       <h2 id="preview-heading">Listen before you send</h2>
       <audio id="preview-audio" controls preload="metadata" aria-label="Your recording"></audio>
       <p class="meta" id="preview-meta"></p>
-      <div class="button-row progress-actions">
+      <div class="button-row send-actions" id="send-actions">
         <button type="button" class="button button-primary" id="send-button">Send message</button>
       </div>
       <div class="progress" id="upload" hidden>
@@ -1283,8 +1314,7 @@ export function show(element, visible = true) {
       <div class="error-state" id="failed" hidden>
         <svg viewBox="0 0 24 24" aria-hidden="true"><path fill="currentColor" d="M12 2 1 21h22L12 2Zm1 15h-2v-2h2v2Zm0-4h-2V9h2v4Z"/></svg>
         <div class="error-body">
-          <strong id="failed-title">The message could not be prepared</strong>
-          <span id="failed-text"></span>
+          <strong id="failed-text"></strong>
           <p class="details" id="failed-details"></p>
         </div>
       </div>
@@ -1681,6 +1711,8 @@ async function finishRecording() {
   await saved.save(slot);
   page.slot = slot;
   showRecorded(slot);
+  // The Stop button is gone; focus goes to the next step rather than to the page's start.
+  if (!$("send-button").disabled) $("send-button").focus();
   announce(`Recorded ${Math.round(durationSeconds)} seconds. Listen to it, then send it.`);
 }
 
@@ -1750,6 +1782,7 @@ async function fileChosen() {
   await saved.save(slot);
   page.slot = slot;
   showRecorded(slot);
+  if (!$("send-button").disabled) $("send-button").focus();
   announce(`Chose ${file.name}. Listen to it, then send it.`);
 }
 
@@ -1757,6 +1790,18 @@ async function fileChosen() {
 // Preview and sending
 
 let previewURL = null;
+
+/**
+ * WebM from MediaRecorder carries no duration, so Chrome's player shows no length and cannot
+ * seek. Seeking far past the end once makes the browser find the real end; then back to 0.
+ */
+function fixUnknownDuration(audio) {
+  audio.addEventListener("loadedmetadata", () => {
+    if (audio.duration !== Infinity) return;
+    audio.addEventListener("timeupdate", () => { audio.currentTime = 0; }, { once: true });
+    audio.currentTime = 1e6;
+  });
+}
 
 function showRecorded(slot, { restored = false } = {}) {
   if (previewURL) URL.revokeObjectURL(previewURL);
@@ -1771,6 +1816,7 @@ function showRecorded(slot, { restored = false } = {}) {
   $("timer").textContent = formatClock(slot.durationSeconds || 0);
   show($("send-error"), false);
   show($("upload"), false);
+  show($("send-actions"));
   const limits = page.run.limits;
   let problem = null;
   if (slot.blob.size > limits.maxBytes) {
@@ -1833,6 +1879,7 @@ async function send() {
   await saved.save(slot);
   setPhase("sending");
   show($("send-error"), false);
+  show($("send-actions"), false);
   progress(0);
   show($("upload"));
   announce("Sending your message.");
@@ -1905,6 +1952,7 @@ function uploadLost() {
 
 function sendFailed(title, text, { canRetry }) {
   show($("upload"), false);
+  show($("send-actions"), false);
   $("send-error-title").textContent = title;
   $("send-error-text").textContent = " " + text;
   show($("retry-button"), canRetry);
@@ -1925,6 +1973,7 @@ function showSent(slot, { restored }) {
   $("sent-text").textContent = restored
     ? `You sent a message for this run from this device. It plays ${where}.`
     : `Thank you${slot.sender ? ", " + slot.sender : ""}! The runner will hear it ${where}.`;
+  $("sent").classList.remove("is-failed");
   show($("processed"), false);
   show($("failed"), false);
   show($("delete-button"), Boolean(slot.senderToken));
@@ -1969,7 +2018,9 @@ function updateStatus(message) {
   if (message.status === "failed") {
     $("sent-heading").textContent = "Your message could not be prepared";
     $("sent-detail").textContent = "";
-    $("failed-text").textContent = " " + plainFailure(message.error);
+    $("sent").classList.add("is-failed");
+    $("sent-text").textContent = "The runner will not hear this one. Please record it again.";
+    $("failed-text").textContent = plainFailure(message.error);
     $("failed-details").textContent = message.error ? `Details: ${message.error}` : "";
     show($("failed"));
     $("again-button").textContent = "Record again";
@@ -2051,7 +2102,11 @@ function setPhase(phase) {
     || !navigator.mediaDevices || !window.MediaRecorder;
   $("choose-file").disabled = recordingNow || phase === "sending";
   $("send-button").disabled = phase === "sending" || page.sendBlocked;
-  $("record-label").textContent = phase === "recorded" || phase === "sending" ? "Record again" : "Record";
+  const haveRecording = phase === "recorded" || phase === "sending";
+  $("record-label").textContent = haveRecording ? "Record again" : "Record";
+  // Re-recording is the secondary action once there is something to send.
+  $("record-button").classList.toggle("button-record", !haveRecording);
+  $("record-button").classList.toggle("button-secondary", haveRecording);
   $("recording-state").textContent = {
     idle: "Ready to record",
     recording: "Recording…",
@@ -2065,6 +2120,7 @@ function setPhase(phase) {
 // Wiring
 
 $("details").addEventListener("submit", (event) => event.preventDefault());
+fixUnknownDuration($("preview-audio"));
 $("marker-custom").addEventListener("input", typedMarkerChanged);
 $("sender-name").addEventListener("input", () => {
   $("sender-name").removeAttribute("aria-invalid");
@@ -2416,7 +2472,8 @@ function updateCard(card, message) {
   card.badge.replaceChildren();
   if (badge.cls === "badge-played") card.badge.append(icon(CHECK_ICON));
   card.badge.append(badge.text);
-  const meta = [describeMarker(message.marker, message.markerMeters)];
+  // The Distance Tag says where; a relative marker also says what it was ("halfway").
+  const meta = /^\d+(\.\d+)?m$/.test(message.marker) ? [] : [describeMarker(message.marker, message.markerMeters)];
   if (message.durationSeconds) meta.push(formatClock(message.durationSeconds));
   if (message.status === "queued") meta.push("waiting to be prepared");
   if (message.status === "processing") meta.push("being prepared");
@@ -2428,7 +2485,7 @@ function updateCard(card, message) {
   const failed = message.status === "failed";
   show(card.failure, failed);
   if (failed) {
-    card.failureText.textContent = plainFailure(message.error);
+    card.failureText.textContent = plainFailure(message.error, { forSender: false });
     card.failureDetails.textContent = message.error ? `Details: ${message.error}` : "";
   }
   const ready = message.status === "ready";
