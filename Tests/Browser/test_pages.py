@@ -43,7 +43,9 @@ import urllib.request
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
@@ -464,12 +466,31 @@ def scenario_record_and_send(ctx):
                       browser.text("marker-help"))
         browser.el("marker-custom").clear()
 
-        choose_preset(browser, "halfway")
-        results.check(name, "halfway resolves to 21.1 km", "Plays at 21.1 km" in browser.text("marker-help"),
-                      browser.text("marker-help"))
-        type_name(browser, "Ann")
-
-        record_for(browser, 1.5)
+        # By keyboard alone: Tab to the presets, arrows to "halfway", Tab on to the name, then
+        # to Record, and Enter.
+        keys = ActionChains(browser.driver)
+        browser.el("run-title").click()  # where sequential focus navigation starts
+        for _ in range(3):
+            keys.send_keys(Keys.TAB).perform()
+            if browser.js("return document.activeElement.name") == "preset":
+                break
+        ring = browser.js("var s = document.activeElement.nextElementSibling; var c = getComputedStyle(s);"
+                          "return [document.activeElement.value, c.outlineStyle, c.outlineWidth]")
+        results.check(name, "Tab reaches the presets, with a visible focus ring", ring[0] == "1km" and ring[1] == "solid"
+                      and ring[2] != "0px", str(ring))
+        keys.send_keys(Keys.SPACE, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT).perform()
+        results.check(name, "arrow keys choose halfway, which resolves to 21.1 km",
+                      "Plays at 21.1 km" in browser.text("marker-help"), browser.text("marker-help"))
+        browser.js("document.getElementById('marker-custom').focus()")
+        keys.send_keys(Keys.TAB).perform()
+        results.check(name, "Tab goes on to the name", browser.js("return document.activeElement.id") == "sender-name")
+        keys.send_keys("Ann", Keys.TAB).perform()
+        results.check(name, "Tab goes on to Record", browser.js("return document.activeElement.id") == "record-button")
+        keys.send_keys(Keys.ENTER).perform()
+        browser.wait(lambda: browser.visible("stop-button"), what="recording to start from the keyboard")
+        results.check(name, "Enter starts recording and focus moves to Stop",
+                      browser.js("return document.activeElement.id") == "stop-button")
+        time.sleep(1.5)
         results.check(name, "the recording indicator pulses while recording",
                       "is-recording" in browser.el("recorder").get_attribute("class")
                       and browser.js("return getComputedStyle(document.querySelector('.recording-dot')).animationName") == "pulse")
@@ -486,7 +507,9 @@ def scenario_record_and_send(ctx):
                       f"largest scaleX {max(levels):.2f} of {len(levels)} looks")
         browser.screenshots(ctx.shots, f"{name}-1-recording", "recorder")
         record_until(browser, "0:06")
-        stop(browser)
+        keys.send_keys(Keys.ENTER).perform()
+        browser.wait(lambda: browser.visible("preview"), what="the preview after Enter on Stop")
+        results.check(name, "after Stop, focus moves to Send", browser.js("return document.activeElement.id") == "send-button")
         timer = browser.text("timer")
         results.check(name, "about 6 s were recorded", timer == "0:06", timer)
         meta = browser.text("preview-meta")
@@ -717,8 +740,6 @@ def scenario_runner_page(ctx):
 
         # Keyboard: Tab reaches the controls, and focus is visible.
         browser.js("document.activeElement.blur(); window.scrollTo(0, 0)")
-        from selenium.webdriver.common.keys import Keys
-        from selenium.webdriver.common.action_chains import ActionChains
         ActionChains(browser.driver).send_keys(Keys.TAB).perform()
         focused = browser.js("var e = document.activeElement; return [e.id || e.textContent.trim(), getComputedStyle(e).outlineStyle, getComputedStyle(e).outlineWidth]")
         results.check(name, "Tab reaches the first control with a visible focus ring",
