@@ -673,7 +673,7 @@ function updateStatus(message) {
     $("sent-heading").textContent = "Your message is ready";
     $("sent-detail").textContent = played
       ? `${played}.`
-      : `Ready${message.durationSeconds ? ", " + formatClock(message.durationSeconds) + " long" : ""}. The runner will hear it during the run.`;
+      : `Prepared for the runner${message.durationSeconds ? ": " + formatClock(message.durationSeconds) + " long, trimmed and evened out" : ""}.`;
     if (!heardReady) {
       heardReady = true;
       announce(played ? `Your message was ${played.toLowerCase()}.` : "Your message is ready for the runner.");

@@ -560,12 +560,11 @@ audio {
   text-align: center;
 }
 
-.success:focus {
-  outline: none;
-}
-
+/* Focus is moved here after sending, so screen readers read it; it is not a control, so it
+   shows no ring. */
+.success:focus,
 .success:focus-visible {
-  outline: var(--focus-ring);
+  outline: none;
 }
 
 .success-icon {
@@ -2007,7 +2006,7 @@ function updateStatus(message) {
     $("sent-heading").textContent = "Your message is ready";
     $("sent-detail").textContent = played
       ? `${played}.`
-      : `Ready${message.durationSeconds ? ", " + formatClock(message.durationSeconds) + " long" : ""}. The runner will hear it during the run.`;
+      : `Prepared for the runner${message.durationSeconds ? ": " + formatClock(message.durationSeconds) + " long, trimmed and evened out" : ""}.`;
     if (!heardReady) {
       heardReady = true;
       announce(played ? `Your message was ${played.toLowerCase()}.` : "Your message is ready for the runner.");
