@@ -14,7 +14,7 @@ APT_PACKAGES = pkg-config libsndfile1-dev libopus-dev libsoxr-dev libebur128-dev
                ffmpeg opus-tools sox libsox-fmt-mp3 espeak-ng postgresql
 BREW_PACKAGES = pkg-config libsndfile opus libsoxr libebur128 ffmpeg opus-tools sox espeak-ng postgresql@16
 
-.PHONY: setup build test demo bench samples clean
+.PHONY: setup build test browser-test demo bench samples clean
 
 setup:
 	@scripts/setup.sh "$(APT_PACKAGES)" "$(BREW_PACKAGES)"
@@ -27,6 +27,12 @@ build: setup
 test: setup
 	$(SWIFT) build --build-tests
 	scripts/with-postgres.sh $(SWIFT) test --skip-build
+
+# The web pages in headless Chromium against a real server (installs chromium, chromium-driver
+# and Selenium when missing); screenshots in out/screenshots.
+browser-test: setup
+	$(SWIFT) build --product voicemsg-server
+	scripts/browser-tests.sh "$$($(SWIFT) build --show-bin-path)/voicemsg-server"
 
 # The demo runs the CLI only, so it builds only the CLI: not the server and its network stack.
 demo: setup

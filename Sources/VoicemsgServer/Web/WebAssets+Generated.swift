@@ -529,7 +529,7 @@ audio {
   display: block;
 }
 
-.details {
+.error-state .details {
   margin-top: var(--space-xxs);
   color: var(--color-charcoal);
   font-size: var(--text-caption);
@@ -2735,6 +2735,7 @@ export async function clear(runID) {
  * AA: --color-white on --color-gentle-blue-strong
  * AA: --color-white on --color-muted-red-strong
  * AA: --color-muted-red-strong on --color-muted-red-tint
+ * AA: --color-charcoal on --color-muted-red-tint
  * AA: --color-muted-red-strong on --color-warm-beige
  * AA: --color-forest-green on --color-sage-green-tint
  * AA: --color-gentle-blue-strong on --color-gentle-blue-tint
