@@ -23,10 +23,13 @@ build: setup
 	$(SWIFT) build -c $(CONFIG)
 
 # The server's PostgreSQL tests run against a throwaway cluster that with-postgres.sh starts
-# on loopback and removes afterwards.
+# on loopback and removes afterwards. Then the colours of the web pages against WCAG AA, and
+# the pages themselves in headless Chromium (see browser-test).
 test: setup
 	$(SWIFT) build --build-tests
 	scripts/with-postgres.sh $(SWIFT) test --skip-build
+	scripts/check-contrast.py
+	scripts/browser-tests.sh "$$($(SWIFT) build --show-bin-path)/voicemsg-server"
 
 # The web pages in headless Chromium against a real server (installs chromium, chromium-driver
 # and Selenium when missing); screenshots in out/screenshots.

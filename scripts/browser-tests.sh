@@ -17,8 +17,9 @@ command -v espeak-ng >/dev/null || missing+=(espeak-ng)
 command -v ffmpeg >/dev/null || missing+=(ffmpeg)
 if ((${#missing[@]})); then
   if [[ $(uname -s) != Linux ]] || ! command -v apt-get >/dev/null; then
-    echo "browser-tests: missing ${missing[*]}; the browser tests need Debian's chromium and chromium-driver" >&2
-    exit 1
+    # As the PostgreSQL tests do without PostgreSQL: say so, and let the rest of `make test` pass.
+    echo "browser-tests: SKIPPED: missing ${missing[*]}; they need Debian's chromium and chromium-driver (apt)" >&2
+    exit 0
   fi
   sudo=""
   [[ $(id -u) -eq 0 ]] || sudo=sudo

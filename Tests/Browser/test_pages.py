@@ -523,9 +523,24 @@ def scenario_record_and_send(ctx, name="record-and-send", proxy=None):
         results.check(name, "the preview plays", True)
         browser.screenshots(ctx.shots, f"{name}-2-preview", "preview")
 
+        # A slow uplink (20 KB/s), so the progress bar can be seen moving.
+        browser.driver.execute_cdp_cmd("Network.enable", {})
+        browser.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": 20000})
         browser.el("send-button").click()
+        seen = set()
+        deadline = time.time() + 30
+        while time.time() < deadline and not browser.visible("sent"):
+            seen.add(browser.js("return document.getElementById('upload-bar').getAttribute('aria-valuenow')"))
+            if len(seen) == 3:
+                browser.screenshots(ctx.shots, f"{name}-3-sending", "upload")
+            time.sleep(0.1)
+        browser.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        between = sorted(int(v) for v in seen if v and 0 < int(v) < 100)
+        results.check(name, "the progress bar moves during the upload", len(between) >= 2, f"saw {between}%")
         status = wait_sent_status(browser)
-        browser.screenshots(ctx.shots, f"{name}-3-sent", "sent")
+        browser.screenshots(ctx.shots, f"{name}-4-sent", "sent")
         message_id = message_id_on_page(browser, run_["id"])
         messages = run_messages(server, run_)
         results.check(name, "exactly one message, at halfway, from Ann",
@@ -559,7 +574,7 @@ def scenario_record_and_send(ctx, name="record-and-send", proxy=None):
                 plays = False
             results.check(name, "the processed version plays on the page", plays,
                           expected_failure=None if has_sender_token else WHY_SENDER_TOKEN)
-            browser.screenshots(ctx.shots, f"{name}-4-ready", "sent")
+            browser.screenshots(ctx.shots, f"{name}-5-ready", "sent")
             judge_audio(results, name, server, run_, message_id, ctx.fixtures["speech"], ctx.folder)
         # The refused typed point is a 400 by design: the page shows the server's reason.
         browser.check_console(results, name, allowed_network=[r"/markers/resolve\?marker=5xx - .* status of 400"])
