@@ -5,14 +5,10 @@ import {
   $, show, announce, api, follow, fragmentValue, runIDFromPath, formatDistance, formatClock,
   formatBytes, describeMarker, statusBadge, playedText, plainFailure, fetchAudioURL, randomKey,
 } from "./common.js";
+import * as microphone from "./microphone.js";
 import * as saved from "./saved-recording.js";
 
 const NAME_KEY = "voicemsg.senderName";
-// MediaRecorder chunks are not decodable one by one: they are collected and joined into one
-// Blob when recording stops. The first type the browser supports wins: Chrome and Firefox
-// record WebM or Ogg with Opus, Safari MP4 with AAC.
-const RECORDING_TYPES = ["audio/webm;codecs=opus", "audio/mp4", "audio/ogg;codecs=opus", "audio/webm"];
-const TIMESLICE_MS = 1000;
 const COUNTDOWN_SECONDS = 30;
 const SILENCE_DB = -50;
 const SILENCE_WARNING_MS = 3000;
@@ -33,15 +29,10 @@ const page = {
   sendBlocked: false,
 };
 
+// The recording in progress: the microphone session, the timer, what was announced.
 const recording = {
-  stream: null,
-  recorder: null,
-  chunks: [],
-  mimeType: "",
-  startedAt: 0,
+  session: null,
   ticker: null,
-  audioContext: null,
-  frame: 0,
   lastHeard: 0,
   announced: new Set(),
 };
@@ -215,11 +206,8 @@ function restoreChoices(slot) {
 // The microphone, and what to say when there is none
 
 function checkMicrophoneSupport() {
-  if (!window.isSecureContext) {
-    microphoneProblem("insecure");
-  } else if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia || !window.MediaRecorder) {
-    microphoneProblem("unsupported");
-  }
+  const reason = microphone.unavailableReason();
+  if (reason) microphoneProblem(reason);
 }
 
 const MIC_PROBLEMS = {
@@ -237,84 +225,44 @@ const MIC_PROBLEMS = {
     "The browser stopped the recording. Press Record to try again, or choose a recording you already have."],
 };
 
-function microphoneProblem(kind, detail) {
+function microphoneProblem(kind) {
   const [title, text] = MIC_PROBLEMS[kind];
   $("mic-problem-title").textContent = title;
-  $("mic-problem-text").textContent = detail ? `${text} (${detail})` : text;
+  $("mic-problem-text").textContent = text;
   show($("mic-problem"));
   $("file-help").textContent = "Choose a recording instead, such as a voice memo from your phone.";
   $("choose-file").classList.replace("button-secondary", "button-primary");
   if (kind === "insecure" || kind === "unsupported") $("record-button").disabled = true;
 }
 
-function classifyMicrophoneError(error) {
-  switch (error && error.name) {
-    case "NotAllowedError":
-    case "PermissionDeniedError":
-    case "SecurityError":
-      return "denied";
-    case "NotFoundError":
-    case "DevicesNotFoundError":
-    case "OverconstrainedError":
-      return "missing";
-    case "NotReadableError":
-    case "TrackStartError":
-    case "AbortError":
-      return "busy";
-    default:
-      return "failed";
-  }
-}
-
 // ---------------------------------------------------------------------------------------
 // Recording
-
-function supportedType() {
-  if (!window.MediaRecorder || !MediaRecorder.isTypeSupported) return "";
-  return RECORDING_TYPES.find((type) => MediaRecorder.isTypeSupported(type)) || "";
-}
 
 async function startRecording() {
   if (page.phase === "recording" || page.phase === "sending") return;
   show($("mic-problem"), false);
-  if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
+  if (microphone.unavailableReason()) {
     checkMicrophoneSupport();
     return;
   }
   $("record-button").disabled = true;
-  let stream;
+  recording.announced.clear();
+  recording.lastHeard = performance.now();
   try {
-    stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    recording.session = await microphone.record({
+      onLevel: showLevel,
+      onDone: finishRecording,
+      onError: () => {
+        microphoneProblem("failed");
+        stopRecording();
+      },
+    });
   } catch (error) {
     $("record-button").disabled = false;
-    microphoneProblem(classifyMicrophoneError(error));
+    microphoneProblem(microphone.classifyError(error));
     announce($("mic-problem-title").textContent);
     return;
   }
-  const mimeType = supportedType();
-  let recorder;
-  try {
-    recorder = new MediaRecorder(stream, mimeType ? { mimeType, audioBitsPerSecond: 96000 } : undefined);
-  } catch {
-    recorder = new MediaRecorder(stream);
-  }
-  recording.stream = stream;
-  recording.recorder = recorder;
-  recording.chunks = [];
-  recording.mimeType = mimeType;
-  recording.announced.clear();
-  recorder.addEventListener("dataavailable", (event) => {
-    if (event.data && event.data.size > 0) recording.chunks.push(event.data);
-  });
-  recorder.addEventListener("stop", finishRecording, { once: true });
-  recorder.addEventListener("error", () => {
-    microphoneProblem("failed");
-    stopRecording();
-  });
-  recorder.start(TIMESLICE_MS);
-  recording.startedAt = performance.now();
-  recording.lastHeard = recording.startedAt;
-  startLevelMeter(stream);
   recording.ticker = setInterval(tick, 200);
   setPhase("recording");
   tick();
@@ -322,12 +270,16 @@ async function startRecording() {
   announce("Recording. Press Stop when you are done.");
 }
 
-function elapsedSeconds() {
-  return (performance.now() - recording.startedAt) / 1000;
+/** The level bar, and a warning when nothing above the silence level came for 3 s. */
+function showLevel(db) {
+  const now = performance.now();
+  if (db > SILENCE_DB) recording.lastHeard = now;
+  $("level-fill").style.transform = `scaleX(${Math.min(1, Math.max(0, (db + 60) / 60)).toFixed(3)})`;
+  show($("level-warning"), now - recording.lastHeard > SILENCE_WARNING_MS);
 }
 
 function tick() {
-  const elapsed = elapsedSeconds();
+  const elapsed = recording.session.elapsedSeconds();
   $("timer").textContent = formatClock(elapsed);
   const max = page.run.limits.maxSeconds;
   const left = max - elapsed;
@@ -347,23 +299,13 @@ function tick() {
 }
 
 function stopRecording() {
-  if (recording.recorder && recording.recorder.state !== "inactive") {
-    recording.stoppedAt = performance.now();
-    recording.recorder.stop();
-  }
   clearInterval(recording.ticker);
-  stopLevelMeter();
-  if (recording.stream) for (const track of recording.stream.getTracks()) track.stop();
+  if (recording.session) recording.session.stop();
+  $("level-fill").style.transform = "scaleX(0)";
 }
 
-async function finishRecording() {
-  const stoppedAt = recording.stoppedAt || performance.now();
-  const durationSeconds = (stoppedAt - recording.startedAt) / 1000;
-  const type = recording.recorder.mimeType || recording.mimeType || (recording.chunks[0] && recording.chunks[0].type) || "audio/webm";
-  const blob = new Blob(recording.chunks, { type });
-  recording.chunks = [];
-  recording.recorder = null;
-  recording.stream = null;
+async function finishRecording({ blob, type, durationSeconds }) {
+  recording.session = null;
   if (blob.size === 0) {
     setPhase("idle");
     microphoneProblem("failed");
@@ -380,39 +322,6 @@ async function finishRecording() {
   // The Stop button is gone; focus goes to the next step rather than to the page's start.
   if (!$("send-button").disabled) $("send-button").focus();
   announce(`Recorded ${Math.round(durationSeconds)} seconds. Listen to it, then send it.`);
-}
-
-function startLevelMeter(stream) {
-  const Context = window.AudioContext || window.webkitAudioContext;
-  if (!Context) return;
-  const context = new Context();
-  recording.audioContext = context;
-  context.resume().catch(() => {});
-  const analyser = context.createAnalyser();
-  analyser.fftSize = 1024;
-  context.createMediaStreamSource(stream).connect(analyser);
-  const samples = new Float32Array(analyser.fftSize);
-  const fill = $("level-fill");
-  const draw = () => {
-    analyser.getFloatTimeDomainData(samples);
-    let sum = 0;
-    for (const sample of samples) sum += sample * sample;
-    const rms = Math.sqrt(sum / samples.length);
-    const db = rms > 0 ? 20 * Math.log10(rms) : -100;
-    const now = performance.now();
-    if (db > SILENCE_DB) recording.lastHeard = now;
-    fill.style.transform = `scaleX(${Math.min(1, Math.max(0, (db + 60) / 60)).toFixed(3)})`;
-    show($("level-warning"), now - recording.lastHeard > SILENCE_WARNING_MS);
-    recording.frame = requestAnimationFrame(draw);
-  };
-  draw();
-}
-
-function stopLevelMeter() {
-  cancelAnimationFrame(recording.frame);
-  $("level-fill").style.transform = "scaleX(0)";
-  if (recording.audioContext) recording.audioContext.close().catch(() => {});
-  recording.audioContext = null;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -764,8 +673,7 @@ function setPhase(phase) {
   show($("stop-button"), recordingNow);
   if (!recordingNow) show($("countdown"), false);
   if (!recordingNow) show($("level-warning"), false);
-  $("record-button").disabled = phase === "sending" || !window.isSecureContext
-    || !navigator.mediaDevices || !window.MediaRecorder;
+  $("record-button").disabled = phase === "sending" || Boolean(microphone.unavailableReason());
   $("choose-file").disabled = recordingNow || phase === "sending";
   $("send-button").disabled = phase === "sending" || page.sendBlocked;
   const haveRecording = phase === "recorded" || phase === "sending";
