@@ -610,6 +610,7 @@ audio {
 
 .success .button-row {
   margin-top: var(--space-md);
+  justify-content: center;
 }
 
 /* Status Badge */
