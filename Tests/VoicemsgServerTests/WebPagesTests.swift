@@ -28,11 +28,11 @@ import Testing
 
     static func htmlNames() -> [String] { WebAssets.byName.keys.filter { $0.hasSuffix(".html") }.sorted() }
 
-    let app: Application<RouterResponder<BasicRequestContext>>
+    let app: Application<RouterResponder<VoicemsgRequestContext>>
 
     init() async throws {
         let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(dataDirectory: directory.file("data"))
+        let store = try StoreLocation.sqlite(dataDirectory: directory.file("data")).open(logger: testLogger)
         try await store.migrate()
         app = Application(
             router: VoicemsgAPI(store: store, metrics: ServerMetrics()).makeRouter(),

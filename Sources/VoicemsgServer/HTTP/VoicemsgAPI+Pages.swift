@@ -14,17 +14,17 @@ extension VoicemsgAPI {
         "form-action 'self'", "frame-ancestors 'none'",
     ].joined(separator: "; ")
 
-    func recordingPage(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+    func recordingPage(_ request: Request, _ context: VoicemsgRequestContext) throws -> Response {
         _ = try Self.pageRunID(context)
         return Self.serve(asset: "record.html", request)
     }
 
-    func runnerPage(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+    func runnerPage(_ request: Request, _ context: VoicemsgRequestContext) throws -> Response {
         _ = try Self.pageRunID(context)
         return Self.serve(asset: "runner.html", request)
     }
 
-    func staticFile(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+    func staticFile(_ request: Request, _ context: VoicemsgRequestContext) throws -> Response {
         // Only the embedded names exist; a page is not a static file.
         guard let name = context.parameters.get("name"), WebAssets.byName[name] != nil, !name.hasSuffix(".html")
         else {
@@ -34,7 +34,7 @@ extension VoicemsgAPI {
     }
 
     /// A page for a run id that could exist; anything path-like is 404 before a page is sent.
-    static func pageRunID(_ context: BasicRequestContext) throws -> String {
+    static func pageRunID(_ context: VoicemsgRequestContext) throws -> String {
         guard let id = context.parameters.get("runID"), SecureIdentifier.isValid(id) else {
             throw HTTPError(.notFound, message: "no such page")
         }

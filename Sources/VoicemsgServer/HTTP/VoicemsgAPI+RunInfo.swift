@@ -14,9 +14,9 @@ extension VoicemsgAPI {
     ]
 
     /// `GET /v1/runs/{id}` (invite or owner token).
-    func runInfo(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    func runInfo(_ request: Request, _ context: VoicemsgRequestContext) async throws -> Response {
         let runID = try Self.validID(context.parameters.get("runID"))
-        let run = try await authorize(request, runID: runID, needsOwner: false)
+        let run = try await authorize(context, runID: runID, needsOwner: false)
         let info = RunInfoResponse(
             id: run.id, title: run.title, plannedDistanceMeters: run.plannedDistanceMeters,
             presets: Self.presets(plannedDistance: run.plannedDistanceMeters),
@@ -42,9 +42,9 @@ extension VoicemsgAPI {
 
     /// `GET /v1/runs/{id}/markers/resolve?marker=…` (invite or owner token): where a typed
     /// marker lies on this run, or 400 with the reason an upload would be refused.
-    func resolveMarker(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    func resolveMarker(_ request: Request, _ context: VoicemsgRequestContext) async throws -> Response {
         let runID = try Self.validID(context.parameters.get("runID"))
-        let run = try await authorize(request, runID: runID, needsOwner: false)
+        let run = try await authorize(context, runID: runID, needsOwner: false)
         let (marker, meters) = try Self.parseMarker(request.uri.queryParameters.get("marker"), run: run)
         return try Self.privateJSON(MarkerResolution(canonical: marker.canonical, meters: meters))
     }
@@ -64,10 +64,10 @@ extension VoicemsgAPI {
 
     /// `GET /v1/runs/{id}/messages` (owner token): every message in any state, in marker order,
     /// with an ETag so a page polling it gets 304 while nothing changed.
-    func runMessages(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    func runMessages(_ request: Request, _ context: VoicemsgRequestContext) async throws -> Response {
         let runID = try Self.validID(context.parameters.get("runID"))
-        _ = try await authorize(request, runID: runID, needsOwner: true)
-        let records = try await store.messages(runID: runID).sorted {
+        _ = try await authorize(context, runID: runID, needsOwner: true)
+        let records = try await store.records.messages(runID: runID).sorted {
             ($0.markerMeters, $0.createdAt, $0.id) < ($1.markerMeters, $1.createdAt, $1.id)
         }
         let body = try Self.encoder.encode(RunMessagesResponse(messages: records.map(MessageResponse.init)))
