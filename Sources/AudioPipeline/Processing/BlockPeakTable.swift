@@ -8,6 +8,9 @@ import Foundation
 /// the loud blocks ever pass that, so most of the 4x interpolation is never done. The values
 /// it hands out always agree with exact peaks wherever they matter: above the threshold they
 /// are exact, and at or below it so are exact ones.
+///
+/// `@unchecked Sendable` is safe: the `let`s never change after `init`, and the two mutable
+/// arrays are read and written only while holding `lock`.
 final class BlockPeakTable: @unchecked Sendable {
     let source: any SampleSource
     /// The signal's true peak, linear.
