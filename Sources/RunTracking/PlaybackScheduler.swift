@@ -233,11 +233,13 @@ public struct PlaybackScheduler: Sendable, Codable, Equatable {
 
     /// Starts the head of the queue when nothing plays, the gap has passed and it is due.
     private func startNext(_ progress: inout Progress, time: Double, ended: Bool) -> Action? {
-        defer { progress.previousReach = projectedMeters(progress, at: time) + leadMeters(progress) }
+        // Once the run has ended there is nothing to reckon ahead: every message left is due.
+        let reckoned = ended ? progress.meters : projectedMeters(progress, at: time)
+        defer { progress.previousReach = reckoned + leadMeters(progress) }
         guard progress.playing == nil, progress.nextIndex < queue.count else { return nil }
         if let last = progress.lastFinish, time < last + configuration.minimumGapSeconds { return nil }
         let entry = queue[progress.nextIndex]
-        let due = isDue(entry, progress, at: time)
+        let due = reckoned + leadMeters(progress) >= entry.meters
         guard due || ended else { return nil }
         let reason: PlayReason =
             !due ? .runEnded : progress.previousReach >= entry.meters ? .catchingUp : .markerReached
