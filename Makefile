@@ -10,8 +10,12 @@ BIN = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)/voicemsg
 RELEASE = -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib)
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE) --show-bin-path)
 
+# libavcodec-extra brings the opencore AMR decoders; chromium records the browser tests' WebM
+# and MP4; time measures the hostile-input tests' peak memory.
 APT_PACKAGES = pkg-config libsndfile1-dev libopus-dev libsoxr-dev libebur128-dev libexpat1-dev \
-               ffmpeg opus-tools sox libsox-fmt-mp3 espeak-ng postgresql prometheus
+               libavformat-dev libavcodec-dev libavcodec-extra \
+               ffmpeg opus-tools sox libsox-fmt-mp3 espeak-ng postgresql prometheus \
+               chromium chromium-driver time
 BREW_PACKAGES = pkg-config libsndfile opus libsoxr libebur128 expat ffmpeg opus-tools sox espeak-ng postgresql@16 \
                 prometheus
 

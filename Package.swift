@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "AudioPipeline", targets: ["AudioPipeline"]),
         .executable(name: "voicemsg", targets: ["voicemsg"]),
         .executable(name: "voicemsg-server", targets: ["voicemsg-server"]),
+        .executable(name: "voicemsg-decode", targets: ["voicemsg-decode"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -44,6 +45,19 @@ let package = Package(
         systemLibrary("CSoxr", pkgConfig: "soxr", apt: "libsoxr-dev", brew: "libsoxr"),
         systemLibrary("CEbur128", pkgConfig: "libebur128", apt: "libebur128-dev", brew: "libebur128"),
         systemLibrary("CExpat", pkgConfig: "expat", apt: "libexpat1-dev", brew: "expat"),
+        // FFmpeg's libavformat and libavcodec (libavformat's pkg-config brings the other two).
+        // Only voicemsg-decode may depend on it: see that target.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavcodec-extra"]), .brew(["ffmpeg"])]
+        ),
+        // The records voicemsg-decode writes and AudioPipeline reads: pure Swift, no Foundation.
+        .target(name: "DecoderWire", dependencies: []),
+        // FFmpeg's demuxers and decoders in a process of their own, for the recordings libsndfile
+        // cannot read and for every upload the server takes: a crafted file can crash it and
+        // nothing else, and voicemsg never loads FFmpeg's 28 MiB of libraries.
+        .executableTarget(name: "voicemsg-decode", dependencies: ["CFFmpeg", "DecoderWire"]),
         // GPS fixes to distance, markers, paces and the playback scheduler: pure Swift with no
         // dependency at all, so the phone app can link it alone.
         .target(name: "RunTracking", dependencies: []),
@@ -52,7 +66,7 @@ let package = Package(
         // Audio only: decode, condition, trim, normalize, encode, tag.
         .target(
             name: "AudioPipeline",
-            dependencies: ["RunTracking", "CSndfile", "COpus", "CSoxr", "CEbur128"]
+            dependencies: ["RunTracking", "DecoderWire", "CSndfile", "COpus", "CSoxr", "CEbur128"]
         ),
         // The upload server, store, queue and workers; AudioPipeline stays free of server packages.
         .target(

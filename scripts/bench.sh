@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: voicemsg's encode against (a) bare opusenc and (b) the ffmpeg pipeline people use
 # today, on a 10 s and a 60 s speech message (48 kHz mono 16-bit WAV, about 1 s of room noise
-# before the speech and 2 s after). Prints median wall time and peak memory of each, the ratios,
+# before the speech and 2 s after), and on the 60 s message as an M4A and a browser's WebM. Prints median wall time and peak memory of each, the ratios,
 # then clarity: PESQ-WB of the decoded outputs of voicemsg and opusenc against the time-aligned
 # source, on a clean and a noisy message, bytes per second, and the loudness of every output.
 # Usage: scripts/bench.sh path/to/voicemsg      (BENCH_RUNS=5 by default; at least 5 counts)
@@ -177,6 +177,42 @@ elif [ "${tools[0]}" = p ]; then
     echo "60 s: wall p/a $pa ($(verdict "$pa" 1.0)), wall p/b $pb ($(verdict "$pb" 0.5)), memory p/b $mb ($(verdict "$mb" 0.25))"
 else
     section "Ratios: none, voicemsg was left out"
+fi
+
+# --- Recordings that voicemsg decodes with FFmpeg in its child process ----------------------
+# A 60 s M4A (AAC-LC, as an iPhone records) and a 60 s WebM written to a pipe (Opus, unknown-size
+# clusters and no duration, as Chrome records), both made from speech-60s.wav. voicemsg decodes
+# them in voicemsg-decode: GNU time's peak RSS for voicemsg counts that child too (the kernel
+# carries a reaped child's peak up to its parent), so the figures include it.
+if [ "${tools[0]}" = p ]; then
+    [ -f "$out/speech-60s.m4a" ] || ffmpeg -hide_banner -loglevel error -nostdin -y -i "$out/speech-60s.wav" \
+        -c:a aac -b:a 64k "$out/speech-60s.m4a"
+    [ -f "$out/speech-60s.webm" ] || ffmpeg -hide_banner -loglevel error -nostdin -y -i "$out/speech-60s.wav" \
+        -c:a libopus -b:a 32k -frame_duration 60 -f webm -live 1 - >"$out/speech-60s.webm"
+    section "Recorded formats, decoded in the child: median of $runs runs (acceptance: wall p/b <= 0.5, memory p/b <= 0.25)"
+    printf '%-18s %-18s %12s %14s\n' input encoder "wall s" "peak RSS MiB"
+    for input in speech-60s.m4a speech-60s.webm; do
+        declare -A walls=() rsss=()
+        for ((r = 0; r < runs; r++)); do
+            for tool in p b; do
+                read -r w m status < <(run_once "$tool" "$out/$input" "$out/$input.$tool.opus")
+                [ "$status" -eq 0 ] || failures=$((failures + 1))
+                walls[$tool]+="$w"$'\n'
+                rsss[$tool]+="$m"$'\n'
+            done
+        done
+        for tool in p b; do
+            wall[$input.$tool]=$(printf '%s' "${walls[$tool]}" | median)
+            rss[$input.$tool]=$(printf '%s' "${rsss[$tool]}" | median)
+            printf '%-18s %-18s %12.3f %14.1f\n' "$input" "$(name "$tool")" "${wall[$input.$tool]}" \
+                "$(awk -v k="${rss[$input.$tool]}" 'BEGIN { print k / 1024 }')"
+        done
+        unset walls rsss
+        pb=$(ratio "${wall[$input.p]}" "${wall[$input.b]}")
+        mb=$(ratio "${rss[$input.p]}" "${rss[$input.b]}")
+        echo "$input: wall p/b $pb ($(verdict "$pb" 0.5)), memory p/b $mb ($(verdict "$mb" 0.25))"
+    done
+    rm -f "$out/.rss" "$out/.stderr" "$out"/speech-60s.*.[pb].opus
 fi
 
 # --- Where voicemsg spends its time ---------------------------------------------------------

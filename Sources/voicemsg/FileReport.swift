@@ -21,6 +21,9 @@ struct FileReport: Encodable {
     var file: String
     /// "Ogg Opus", "Opus in CAF", or libsndfile's name for the format and encoding.
     var format: String
+    /// The container and the codec, named apart, for what FFmpeg decodes (WebM, M4A, AMR, ...).
+    var container: String?
+    var codec: String?
     /// The file's size.
     var bytes: Int
     /// The exact length: `sampleCount` samples at `sampleRate`.
@@ -73,7 +76,7 @@ struct FileReport: Encodable {
         let loudness = try meter.result()
         let duration = stream.durationSeconds
         return FileReport(
-            file: path, format: container.description, bytes: bytes.count,
+            file: path, format: container.description, container: nil, codec: nil, bytes: bytes.count,
             durationSeconds: duration, sampleCount: stream.validSampleCount,
             sampleRate: OpusStream.sampleRate, channels: stream.channelCount,
             bitrate: duration > 0 ? Double(bytes.count * 8) / duration : nil,
@@ -111,7 +114,7 @@ struct FileReport: Encodable {
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         return FileReport(
-            file: path, format: source.format, bytes: size,
+            file: path, format: source.format, container: source.container, codec: source.codec, bytes: size,
             durationSeconds: source.durationSeconds, sampleCount: Int64(source.frameCount),
             sampleRate: source.sampleRate, channels: source.channelCount, bitrate: nil,
             integratedLoudness: loudness?.integratedLoudness, truePeak: loudness?.truePeak,
@@ -124,6 +127,7 @@ struct FileReport: Encodable {
             value.map { String(format: "%.2f %@", $0, unit) } ?? "silent"
         }
         var lines = ["\(file)", "  format:     \(format), \(bytes) bytes"]
+        if let container, let codec { lines.append("  container:  \(container), codec \(codec)") }
         lines.append(String(format: "  duration:   %.6f s (%lld samples at %d Hz), %d channel%@",
                             durationSeconds, sampleCount, sampleRate, channels, channels == 1 ? "" : "s"))
         if let bitrate { lines.append(String(format: "  bitrate:    %.1f kb/s", bitrate / 1000)) }

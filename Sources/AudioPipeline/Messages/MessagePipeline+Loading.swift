@@ -30,7 +30,7 @@ extension MessagePipeline {
             resampleSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         }
         let source = try AudioDecoder.decode(
-            input, limits: configuration.limits, downmix: !interleaved,
+            input, limits: configuration.limits, downmix: !interleaved, isolation: configuration.isolation,
             begin: { format in
                 begin(format)
                 inputRate = format.sampleRate

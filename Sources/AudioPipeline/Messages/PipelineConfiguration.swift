@@ -3,6 +3,8 @@
 /// `OpusStream.sampleRate`, which is not a setting.
 public struct PipelineConfiguration: Sendable {
     public var limits = InputLimits()
+    /// Which inputs FFmpeg decodes in the isolated child, and its limits.
+    public var isolation = DecoderIsolation()
     public var conditioner = Conditioner.Configuration()
     public var trimmer = SpeechTrimmer.Configuration()
     public var normalizer = Normalizer.Configuration()

@@ -85,6 +85,11 @@ public struct VoicemsgAPI: Sendable {
             throw HTTPError(.badRequest, message: "Idempotency-Key must have 1 to 200 characters")
         }
         let original = try await readBody(request)
+        // Refused now, by its first bytes, rather than accepted and failed by a worker later.
+        if let refusal = AudioSniffer.refusal(prefix: original.prefix(AudioSniffer.prefixLength)) {
+            throw HTTPError(.unsupportedMediaType, message: refusal)
+        }
+
         let record = try await store.queue.enqueue(
             NewMessage(
                 id: SecureIdentifier.makeID(), runID: run.id, marker: marker.canonical,
