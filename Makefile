@@ -19,7 +19,7 @@ APT_PACKAGES = pkg-config libsndfile1-dev libopus-dev libsoxr-dev libebur128-dev
 BREW_PACKAGES = pkg-config libsndfile opus libsoxr libebur128 expat ffmpeg opus-tools sox espeak-ng postgresql@16 \
                 prometheus
 
-.PHONY: setup build test demo bench samples clean
+.PHONY: setup build test browser-test demo bench samples clean
 
 setup:
 	@scripts/setup.sh "$(APT_PACKAGES)" "$(BREW_PACKAGES)"
@@ -28,10 +28,19 @@ build: setup
 	$(SWIFT) build -c $(CONFIG)
 
 # The server's PostgreSQL tests run against a throwaway cluster that with-postgres.sh starts
-# on loopback and removes afterwards.
+# on loopback and removes afterwards. Then the colours of the web pages against WCAG AA, and
+# the pages themselves in headless Chromium (see browser-test).
 test: setup
 	$(SWIFT) build --build-tests
 	scripts/with-postgres.sh --require $(SWIFT) test --skip-build
+	scripts/check-contrast.py
+	scripts/browser-tests.sh "$$($(SWIFT) build --show-bin-path)/voicemsg-server"
+
+# The web pages in headless Chromium against a real server (installs chromium, chromium-driver
+# and Selenium when missing); screenshots in out/screenshots.
+browser-test: setup
+	$(SWIFT) build --product voicemsg-server
+	scripts/browser-tests.sh "$$($(SWIFT) build --show-bin-path)/voicemsg-server"
 
 # The demo runs the CLI only, so it builds only the CLI: not the server and its network stack.
 demo: setup

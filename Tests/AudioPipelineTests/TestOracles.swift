@@ -1,5 +1,5 @@
 import Testing
-@testable import AudioPipeline
+@_spi(Benchmarks) @testable import AudioPipeline
 
 // Whole-signal conveniences that only the tests use, built from the streamed API the pipeline
 // uses, or written from the definition where a test compares the code against it.

@@ -15,7 +15,7 @@ import TestSupport
 
     @Test func nonAudioUploadsGet415WithAReason() async throws {
         let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(dataDirectory: directory.file("data"))
+        let store = try StoreLocation.sqlite(dataDirectory: directory.file("data")).open(logger: testLogger)
         try await store.migrate()
         let (runRecord, _, invite) = try await makeRun(in: store)
         let app = Application(
@@ -46,8 +46,7 @@ import TestSupport
     @Test func crashingDecoderFailsOneMessageAndTheWorkerGoesOn() async throws {
         let directory = try TemporaryDirectory()
         // The real decoder, behind a script that crashes it (SIGSEGV) on uploads marked CRASH.
-        let real = URL(fileURLWithPath: try voicemsgBinary()).deletingLastPathComponent()
-            .appendingPathComponent("voicemsg-decode").path
+        let real = try builtExecutable("voicemsg-decode")
         let wrapper = directory.file("crashing-decoder")
         try """
             #!/bin/sh
@@ -59,6 +58,7 @@ import TestSupport
         try #require(run("espeak-ng", ["-w", speech, "Halfway there, keep going"]).status == 0)
 
         let server = try ChildProcess(
+            executable: "voicemsg-server",
             arguments: ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", directory.file("data"),
                         "--workers", "1", "--poll-seconds", "0.2", "--retry-base-seconds", "0.2"],
             environment: ["VOICEMSG_DECODE": wrapper], logPath: directory.file("server.log"))

@@ -29,12 +29,15 @@ final class ChildProcess: @unchecked Sendable {
     let process = Process()
     let logPath: String
 
-    init(executable: String, arguments: [String], logPath: String) throws {
+    init(executable: String, arguments: [String], environment: [String: String] = [:], logPath: String) throws {
         self.logPath = logPath
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.executableURL = URL(fileURLWithPath: try builtExecutable(executable))
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = log
         process.standardError = log
         try process.run()

@@ -35,11 +35,13 @@ public struct MessagePipeline: Sendable {
         let kept = trimmer.keptSpan(of: signal, measurement: measurement)
         clock.lap("trim")
 
+        // The analysis's own BS.1770 loudness (the K-weighted power the gain search needs
+        // anyway) is the input's: libebur128 over the same samples agrees to a few thousandths
+        // of a LU, and is kept for the decoded output.
         let normalizer = Normalizer(configuration: configuration.normalizer)
-        let meter = try LoudnessMeter.Session(sampleRate: rate, expectedFrames: kept.count, truePeak: false)
-        let analysis = try normalizer.analyze(kept, sampleRate: rate) { try meter.add($0) }
+        let analysis = normalizer.analyze(kept, sampleRate: rate) { _ in }
         let before = LoudnessMeasurement(
-            integratedLoudness: try meter.result().integratedLoudness,
+            integratedLoudness: analysis.loudness,
             truePeak: analysis.truePeak, isUngated: kept.count < rate * 4 / 10)
         guard before.integratedLoudness != nil else {
             throw AudioPipelineError(.noSpeech, "the speech span is digital silence")
@@ -102,13 +104,17 @@ public struct MessagePipeline: Sendable {
 
             let count = Int(stream.validSampleCount)
             let meter = try LoudnessMeter.Session(sampleRate: OpusStream.sampleRate, expectedFrames: count, truePeak: false)
-            var collector = BlockPeakCollector(sampleCount: count)
+            // The blocks whose peak passes the limit, which is all `dips` needs, and the peak.
+            var collector = BlockPeakCollector(
+                sampleCount: count, exactAbove: Float(pow(10, (settings.truePeakCeiling - Self.peakMargin) / 20)),
+                keepingOnlyExcesses: true)
             try OpusStreamDecoder.decode(stream) { block in
                 try meter.add(block)
                 collector.append(block)
             }
-            let decodedPeaks = collector.finish()
-            let peak = decodedPeaks.max() ?? 0
+            collector.finish()
+            let decodedPeaks = collector.excesses
+            let peak = collector.highest
             let after = LoudnessMeasurement(
                 integratedLoudness: try meter.result().integratedLoudness,
                 truePeak: peak > 0 ? 20 * log10(Double(peak)) : nil,
@@ -149,15 +155,16 @@ public struct MessagePipeline: Sendable {
     }
 
     /// Lowers `previous` (1 by default) around every block whose decoded peak passed `limit`,
-    /// by the ratio it passed it, with 10 ms raised-cosine ramps either side.
-    static func dips(over limit: Float, in peaks: [Float], previous: GainCurve?, sampleCount: Int, sampleRate: Int) -> GainCurve {
+    /// by the ratio it passed it, with 10 ms raised-cosine ramps either side. `peaks` holds
+    /// (block, peak) pairs in block order; the others are taken to be under the limit.
+    static func dips(over limit: Float, in peaks: [(block: Int, peak: Float)], previous: GainCurve?, sampleCount: Int, sampleRate: Int) -> GainCurve {
         var curve = previous ?? GainCurve(repeating: 1, sampleCount: sampleCount)
         let ramp = max(1, sampleRate / 100 / GainCurve.blockSize)
         let original = curve.values
-        for k in peaks.indices where peaks[k] > limit {
+        for (k, peak) in peaks where peak > limit {
             // A spot that passed again despite its dip (a transient the codec overshoots
             // whatever the level) gets the new shortfall on top of the old dip, and more.
-            let depth = original[k] < 1 ? original[k] * limit / peaks[k] * 0.95 : limit / peaks[k] * 0.985
+            let depth = original[k] < 1 ? original[k] * limit / peak * 0.95 : limit / peak * 0.985
             for offset in -ramp...ramp {
                 let i = k + offset
                 guard i >= 0, i < curve.values.count else { continue }

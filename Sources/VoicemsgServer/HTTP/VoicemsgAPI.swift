@@ -25,6 +25,12 @@ public struct VoicemsgAPI: Sendable {
         router.get("/v1/runs/:runID/manifest") { request, context in try await manifest(request, context) }
         router.get("/v1/messages/:id") { request, context in try await message(request, context) }
         router.get("/v1/messages/:id/audio") { request, context in try await audio(request, context) }
+        router.get("/v1/runs/:runID") { request, context in try await runInfo(request, context) }
+        router.get("/v1/runs/:runID/markers/resolve") { request, context in try await resolveMarker(request, context) }
+        router.get("/v1/runs/:runID/messages") { request, context in try await runMessages(request, context) }
+        router.get("/r/:runID") { request, context in try recordingPage(request, context) }
+        router.get("/runs/:runID") { request, context in try runnerPage(request, context) }
+        router.get("/static/:name") { request, context in try staticFile(request, context) }
         router.get("/healthz") { _, _ in try await health() }
         router.get("/metrics") { _, _ in try await renderMetrics() }
         return router

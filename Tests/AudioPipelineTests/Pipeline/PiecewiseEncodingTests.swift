@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import AudioPipeline
+@_spi(Benchmarks) @testable import AudioPipeline
 
 @Suite struct PiecewiseEncodingTests {
     static func rms(_ samples: ArraySlice<Float>) -> Double {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import AudioPipeline
+@_spi(Benchmarks) @testable import AudioPipeline
 
 @Suite struct TruePeakLimiterTests {
     static func decibels(_ linear: Float) -> Double { 20 * log10(Double(linear)) }
