@@ -103,7 +103,6 @@ struct FileReport: Encodable {
         }
         let loudness = try meter?.result()
         let source = scan.source
-        /// The span `encode` would keep, for a recording.
         var speech: MessageReport.Speech?
         var speechError: String?
         switch scan.speech {

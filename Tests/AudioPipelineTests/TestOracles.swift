@@ -33,33 +33,6 @@ extension InterSamplePeakEstimator {
     }
 }
 
-extension TruePeakLimiter {
-    /// The highest true peak within each `GainCurve` block of `samples`.
-    static func blockPeaks(of samples: [Float]) -> [Float] {
-        var collector = BlockPeakCollector(sampleCount: samples.count)
-        samples.withUnsafeBufferPointer { collector.append($0) }
-        return collector.finish()
-    }
-}
-
-extension KWeighting {
-    init(_ samples: [Float], sampleRate: Int) {
-        var builder = Builder(sampleRate: sampleRate, expectedSampleCount: samples.count)
-        samples.withUnsafeBufferPointer { builder.append($0) }
-        self = builder.finish()
-    }
-}
-
-extension LoudnessMeter {
-    /// Measures `samples` in one session: mono, or `channelCount` channels interleaved.
-    static func measure(_ samples: [Float], channelCount: Int = 1, sampleRate: Int, truePeak: Bool = true) throws -> LoudnessMeasurement {
-        let session = try Session(channelCount: channelCount, sampleRate: sampleRate,
-                                  expectedFrames: samples.count / channelCount, truePeak: truePeak)
-        try samples.withUnsafeBufferPointer { try session.add($0) }
-        return try session.result()
-    }
-}
-
 extension OpusEncoder {
     /// Encodes mono 48 kHz `samples`.
     func encode(_ samples: [Float], inputSampleRate: Int, tags: OpusTags) throws -> OpusStream {

@@ -2,6 +2,20 @@ import Foundation
 
 /// Measures loudness with libebur128 (through `Ebur128Handle`), and the true peak per BS.1770-4.
 public enum LoudnessMeter {
+    /// Measures `samples` at `sampleRate`: mono, or `channelCount` channels interleaved
+    /// (weighted per BS.1770: every channel of up to 5.1 counts 1.0 except surrounds). One
+    /// `Session` over the whole signal; the Benchmarks package times it.
+    ///
+    /// Integrated loudness is gated per BS.1770-4. A clip shorter than one 400 ms gating block
+    /// has no gated block at all; it gets the ungated K-weighted level of the whole clip, which
+    /// is what a listener hears, instead of "minus infinity".
+    public static func measure(_ samples: [Float], channelCount: Int = 1, sampleRate: Int, truePeak: Bool = true) throws -> LoudnessMeasurement {
+        let session = try Session(
+            channelCount: channelCount, sampleRate: sampleRate, expectedFrames: samples.count / max(1, channelCount), truePeak: truePeak)
+        try samples.withUnsafeBufferPointer { try session.add($0) }
+        return try session.result()
+    }
+
     /// One measurement of audio that arrives in pieces, in constant memory. `expectedFrames`
     /// is the whole length: a clip shorter than a gating block is measured over a window of
     /// its own length, which libebur128 must know before the first frame.

@@ -37,6 +37,15 @@ public struct TruePeakLimiter: Sendable {
         self.configuration = configuration
     }
 
+    /// The highest true peak within each `GainCurve` block of `samples`, linear: what the
+    /// limiter works on. It scales with the signal, so it is computed once per signal. The
+    /// pipeline collects the same peaks while it streams; the Benchmarks package times this.
+    public static func blockPeaks(of samples: [Float]) -> [Float] {
+        var collector = BlockPeakCollector(sampleCount: samples.count)
+        samples.withUnsafeBufferPointer { collector.append($0) }
+        return collector.finish()
+    }
+
     /// The gain curve that keeps `gain · samples` under the ceiling, given the signal's
     /// `blockPeaks`; nil when no sample needs any reduction.
     public func envelope(blockPeaks peaks: [Float], sampleCount: Int, gain: Float, sampleRate: Int) -> (curve: GainCurve, measurement: Measurement)? {
