@@ -31,6 +31,8 @@ public struct VoicemsgAPI: Sendable {
         router.get("/r/:runID") { request, context in try recordingPage(request, context) }
         router.get("/runs/:runID") { request, context in try runnerPage(request, context) }
         router.get("/static/:name") { request, context in try staticFile(request, context) }
+        router.delete("/v1/messages/:id") { request, context in try await deleteMessage(request, context) }
+        router.post("/v1/messages/:id/played") { request, context in try await played(request, context) }
         router.get("/healthz") { _, _ in try await health() }
         router.get("/metrics") { _, _ in try await renderMetrics() }
         return router
@@ -96,15 +98,21 @@ public struct VoicemsgAPI: Sendable {
             throw HTTPError(.unsupportedMediaType, message: refusal)
         }
 
+        let senderToken = SecureIdentifier.makeToken()
+        let newID = SecureIdentifier.makeID()
         let record = try await store.queue.enqueue(
             NewMessage(
-                id: SecureIdentifier.makeID(), runID: run.id, marker: marker.canonical,
+                id: newID, runID: run.id, marker: marker.canonical,
                 markerMeters: markerMeters, sender: sender, idempotencyKey: idempotencyKey,
-                maxAttempts: configuration.maxAttempts),
+                maxAttempts: configuration.maxAttempts,
+                senderTokenHash: SecureIdentifier.hash(token: senderToken)),
             original: original)
         metrics.recordUpload()
+        // A replay returns the first message, whose token is stored only as a hash.
+        let created = record.id == newID
         return EditedResponse(
-            status: .accepted, response: UploadResponse(id: record.id, status: record.status))
+            status: .accepted,
+            response: UploadResponse(id: record.id, status: record.status, senderToken: created ? senderToken : nil))
     }
 
     /// Reads the streamed body, refusing it with 413 the moment it passes the limit.
@@ -124,16 +132,6 @@ public struct VoicemsgAPI: Sendable {
             throw HTTPError(.badRequest, message: "the body must be the recording's bytes; it was empty")
         }
         return data
-    }
-
-    func message(_ request: Request, _ context: VoicemsgRequestContext) async throws -> MessageResponse {
-        let id = try Self.validID(context.parameters.get("id"))
-        let credential = try Self.credential(context)
-        guard let record = try await store.records.message(id: id) else {
-            throw HTTPError(.notFound, message: "no message \(id)")
-        }
-        _ = try await authorize(credential, runID: record.runID, needsOwner: false)
-        return MessageResponse(record)
     }
 
     func manifest(_ request: Request, _ context: VoicemsgRequestContext) async throws -> ManifestResponse {

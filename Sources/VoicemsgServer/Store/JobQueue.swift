@@ -28,6 +28,10 @@ public protocol JobQueue: Sendable {
     /// Gives the job back without counting the attempt (graceful shutdown). False when the lease
     /// was lost.
     func release(_ claim: JobClaim) async throws -> Bool
+    /// Removes the message, its original, its result and so its job, in one transaction; false
+    /// when there was no such message. A worker holding the job loses its lease: its
+    /// heartbeat, completion or failure then changes nothing, so the message stays deleted.
+    func delete(messageID: String) async throws -> Bool
 }
 
 extension JobQueue {

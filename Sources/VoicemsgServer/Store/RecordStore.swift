@@ -10,6 +10,10 @@ public protocol RecordStore: Sendable {
 
     func message(id: String) async throws -> MessageRecord?
     func messages(runID: String) async throws -> [MessageRecord]
+    /// Records, once, that the runner's app played a ready message: now (the database's clock),
+    /// at `atMeters` into the run and `runSeconds` after its start. A later report changes
+    /// nothing. Returns the message as stored afterwards; nil when there is no such message.
+    func markPlayed(messageID: String, atMeters: Double, runSeconds: Double) async throws -> MessageRecord?
     /// How many messages are in each state, for metrics.
     func statusCounts() async throws -> [MessageStatus: Int]
 }

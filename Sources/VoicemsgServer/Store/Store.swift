@@ -14,6 +14,8 @@ public struct Store: Sendable {
     public let audio: any AudioStore
     public let queue: any JobQueue
     public let signal: any WorkSignal
+    /// Wakes this process's long polls when a message changes.
+    let changes: MessageChangeSignal
     /// A short description of where the data lives, for the startup line.
     public let location: String
     /// What must run while the store is used: PostgreSQL's connection pool and its LISTEN loop,

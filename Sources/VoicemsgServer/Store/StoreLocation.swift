@@ -24,19 +24,21 @@ public enum StoreLocation: Sendable, Equatable {
         case .sqlite(let dataDirectory):
             let database = try SQLiteBackend(dataDirectory: dataDirectory)
             let signal = LocalWorkSignal()
+            let changes = MessageChangeSignal()
             return Store(
-                records: SQLiteRecordStore(database: database),
+                records: SQLiteRecordStore(database: database, changes: changes),
                 audio: SQLiteAudioStore(database: database),
-                queue: SQLiteJobQueue(database: database, signal: signal),
-                signal: signal, location: "SQLite \(database.path)", services: [], schema: database)
+                queue: SQLiteJobQueue(database: database, signal: signal, changes: changes),
+                signal: signal, changes: changes, location: "SQLite \(database.path)", services: [], schema: database)
         case .postgres(let url):
             let database = try PostgresBackend(url: url, logger: logger)
             let signal = PostgresWorkSignal(database: database)
+            let changes = MessageChangeSignal()
             return Store(
-                records: PostgresRecordStore(database: database),
+                records: PostgresRecordStore(database: database, changes: changes),
                 audio: PostgresAudioStore(database: database),
-                queue: PostgresJobQueue(database: database, signal: signal),
-                signal: signal, location: "PostgreSQL \(database.redactedURL)",
+                queue: PostgresJobQueue(database: database, signal: signal, changes: changes),
+                signal: signal, changes: changes, location: "PostgreSQL \(database.redactedURL)",
                 services: [database.client, signal], schema: database)
         }
     }

@@ -75,6 +75,18 @@ extension PostgresBackend: SchemaMigrations {
                 "CREATE INDEX IF NOT EXISTS messages_queued ON messages (available_at, id) WHERE status = 'queued'",
                 "CREATE INDEX IF NOT EXISTS messages_leased ON messages (lease_expires_at) WHERE status = 'processing'",
             ]),
+        // Per-message sender tokens (their hashes) and the played state.
+        PostgresMigration(
+            version: 3, name: "sender tokens and played state",
+            statements: [
+                """
+                ALTER TABLE messages
+                    ADD COLUMN IF NOT EXISTS sender_token_hash TEXT,
+                    ADD COLUMN IF NOT EXISTS played_at DOUBLE PRECISION,
+                    ADD COLUMN IF NOT EXISTS played_at_meters DOUBLE PRECISION,
+                    ADD COLUMN IF NOT EXISTS played_at_run_seconds DOUBLE PRECISION
+                """
+            ]),
     ]
 
     /// Any fixed number serves as the lock's key, as long as nothing else in the database uses it.

@@ -9,13 +9,15 @@ struct PostgresJobQueue: JobQueue {
     let database: PostgresBackend
     /// Wakes idle workers here at once, and elsewhere through `NOTIFY`.
     let signal: PostgresWorkSignal
+    /// Wakes this process's long polls when a job's state changes; polls re-check on their own
+    /// for changes made on other machines.
+    let changes: MessageChangeSignal
 
     private var client: PostgresClient { database.client }
     private var logger: Logger { database.logger }
 
     func enqueue(_ message: NewMessage, original: Data) async throws -> MessageRecord {
         let logger = self.logger
-        let columns = MessageRecord.postgresColumns
         let record = try await client.withTransaction(logger: logger) { connection -> MessageRecord in
             // ON CONFLICT keeps two concurrent retries with one key from both inserting.
             let inserted = try await connection.query(
@@ -39,6 +41,12 @@ struct PostgresJobQueue: JobQueue {
                 ).collect().first!.decode(String.self)
             } else {
                 id = message.id
+                // Set apart from the INSERT, which names only the first schema's columns, so
+                // that a database not yet migrated still takes messages without sender tokens.
+                if let hash = message.senderTokenHash {
+                    try await connection.query(
+                        "UPDATE messages SET sender_token_hash = \(hash) WHERE id = \(id)", logger: logger)
+                }
                 try await connection.query(
                     "INSERT INTO originals (message_id, bytes) VALUES (\(id), \(ByteBuffer(bytes: original)))",
                     logger: logger)
@@ -46,7 +54,7 @@ struct PostgresJobQueue: JobQueue {
                 try await connection.query("SELECT pg_notify(\(PostgresWorkSignal.channel), '')", logger: logger)
             }
             let row = try await connection.query(
-                "SELECT \(unescaped: columns) FROM messages WHERE id = \(id)", logger: logger
+                "SELECT * FROM messages WHERE id = \(id)", logger: logger
             ).collect().first!
             return try MessageRecord(row)
         }
@@ -102,6 +110,7 @@ struct PostgresJobQueue: JobQueue {
             """, logger: logger
         ).collect()
         guard let row = rows.first?.makeRandomAccess() else { return nil }
+        changes.notify()
         return JobClaim(
             messageID: try row["id"].decode(String.self),
             runID: try row["run_id"].decode(String.self),
@@ -133,7 +142,7 @@ struct PostgresJobQueue: JobQueue {
     /// The UPDATE's row lock orders it against a concurrent rescue: whichever commits first
     /// wins, and the other sees a different lease token and changes nothing.
     func complete(_ claim: JobClaim, result: JobResult) async throws -> Bool {
-        try await database.changesOne(
+        let done = try await database.changesOne(
             """
             WITH done AS (
                 UPDATE messages SET status = 'ready', error = NULL, lease_token = NULL,
@@ -151,9 +160,17 @@ struct PostgresJobQueue: JobQueue {
                 DELETE FROM originals WHERE message_id IN (SELECT id FROM done))
             SELECT message_id FROM stored
             """)
+        if done { changes.notify() }
+        return done
     }
 
     func fail(_ claim: JobClaim, error: String, retryAfterSeconds: Double?) async throws -> Bool {
+        let failed = try await failQuery(claim, error: error, retryAfterSeconds: retryAfterSeconds)
+        if failed { changes.notify() }
+        return failed
+    }
+
+    private func failQuery(_ claim: JobClaim, error: String, retryAfterSeconds: Double?) async throws -> Bool {
         if let retryAfterSeconds {
             return try await database.changesOne(
                 """
@@ -183,7 +200,28 @@ struct PostgresJobQueue: JobQueue {
             WHERE id = \(claim.messageID) AND status = 'processing' AND lease_token = \(claim.leaseToken)
             RETURNING id
             """)
-        if released { await signal.signalWork() }
+        if released {
+            await signal.signalWork()
+            changes.notify()
+        }
         return released
+    }
+
+    /// The message's row is locked first, so a completion running at the same time either
+    /// commits before (and its result is deleted here) or finds the row gone and stores nothing.
+    func delete(messageID: String) async throws -> Bool {
+        let logger = self.logger
+        let deleted = try await client.withTransaction(logger: logger) { connection -> Bool in
+            let locked = try await connection.query(
+                "SELECT id FROM messages WHERE id = \(messageID) FOR UPDATE", logger: logger
+            ).collect()
+            guard !locked.isEmpty else { return false }
+            try await connection.query("DELETE FROM originals WHERE message_id = \(messageID)", logger: logger)
+            try await connection.query("DELETE FROM results WHERE message_id = \(messageID)", logger: logger)
+            try await connection.query("DELETE FROM messages WHERE id = \(messageID)", logger: logger)
+            return true
+        }
+        if deleted { changes.notify() }
+        return deleted
     }
 }

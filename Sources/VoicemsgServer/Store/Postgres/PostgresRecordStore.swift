@@ -4,6 +4,8 @@ import PostgresNIO
 /// Runs and messages in the PostgreSQL database.
 struct PostgresRecordStore: RecordStore {
     let database: PostgresBackend
+    /// Wakes this process's long polls when a message is marked played.
+    let changes: MessageChangeSignal
 
     private var client: PostgresClient { database.client }
     private var logger: Logger { database.logger }
@@ -40,6 +42,19 @@ struct PostgresRecordStore: RecordStore {
         var records: [MessageRecord] = []
         for try await row in rows { records.append(try MessageRecord(row)) }
         return records
+    }
+
+    func markPlayed(messageID: String, atMeters: Double, runSeconds: Double) async throws -> MessageRecord? {
+        // Only the first report counts; a repeat finds played_at set and changes nothing.
+        let changed = try await database.changesOne(
+            """
+            UPDATE messages SET played_at = voicemsg_now(), played_at_meters = \(atMeters),
+                played_at_run_seconds = \(runSeconds)
+            WHERE id = \(messageID) AND status = 'ready' AND played_at IS NULL
+            RETURNING id
+            """)
+        if changed { changes.notify() }
+        return try await message(id: messageID)
     }
 
     func statusCounts() async throws -> [MessageStatus: Int] {

@@ -68,11 +68,23 @@ extension SQLiteBackend: SchemaMigrations {
                     WHERE status = 'processing'
                     """)
         }
+        // Per-message sender tokens (their hashes) and the played state. SQLite's ADD COLUMN
+        // has no IF NOT EXISTS, so columns a database already has are skipped by name.
+        migrator.registerMigration(version3) { db in
+            let existing = Set(try db.columns(in: "messages").map(\.name))
+            for (column, type) in [
+                ("sender_token_hash", "TEXT"), ("played_at", "REAL"), ("played_at_meters", "REAL"),
+                ("played_at_run_seconds", "REAL"),
+            ] where !existing.contains(column) {
+                try db.execute(sql: "ALTER TABLE messages ADD COLUMN \(column) \(type)")
+            }
+        }
         return migrator
     }()
 
     static let version1 = "1 runs, messages, originals and results"
     static let version2 = "2 index held jobs by lease expiry"
+    static let version3 = "3 sender tokens and played state"
 
     /// Applies the migrations this database has not seen.
     ///

@@ -7,6 +7,8 @@ struct SQLiteJobQueue: JobQueue {
     let database: SQLiteBackend
     /// Wakes this process's idle workers when a job is queued or given back.
     let signal: LocalWorkSignal
+    /// Wakes this process's long polls when a job's state changes.
+    let changes: MessageChangeSignal
 
     func enqueue(_ message: NewMessage, original: Data) async throws -> MessageRecord {
         let record = try await database.immediate { db -> MessageRecord in
@@ -28,6 +30,12 @@ struct SQLiteJobQueue: JobQueue {
                     message.id, message.runID, message.marker, message.markerMeters, message.sender,
                     message.idempotencyKey, message.maxAttempts, now, now, now,
                 ])
+            // Set apart from the INSERT, which names only the first schema's columns, so that
+            // a database not yet migrated still takes messages without sender tokens.
+            if let hash = message.senderTokenHash {
+                try db.execute(
+                    sql: "UPDATE messages SET sender_token_hash = ? WHERE id = ?", arguments: [hash, message.id])
+            }
             try db.execute(
                 sql: "INSERT INTO originals (message_id, bytes) VALUES (?, ?)",
                 arguments: [message.id, original])
@@ -41,7 +49,7 @@ struct SQLiteJobQueue: JobQueue {
 
     func claim(workerID: String, leaseSeconds: Double) async throws -> JobClaim? {
         let leaseToken = SecureIdentifier.makeToken()
-        return try await database.immediate { db -> JobClaim? in
+        let claim = try await database.immediate { db -> JobClaim? in
             let now = SQLiteBackend.now()
             // A job whose lease ran out on its last allowed attempt has crashed or stalled every
             // worker that took it: it fails instead of being handed out again.
@@ -93,6 +101,8 @@ struct SQLiteJobQueue: JobQueue {
                 maxAttempts: row["max_attempts"], leaseToken: leaseToken, workerID: workerID,
                 original: row["bytes"] ?? Data())
         }
+        if claim != nil { changes.notify() }
+        return claim
     }
 
     func heartbeat(_ claim: JobClaim, leaseSeconds: Double) async throws -> Bool {
@@ -129,6 +139,7 @@ struct SQLiteJobQueue: JobQueue {
                 sql: "DELETE FROM originals WHERE message_id = ?", arguments: [claim.messageID])
             return true
         }
+        if done { changes.notify() }
         return done
     }
 
@@ -153,6 +164,7 @@ struct SQLiteJobQueue: JobQueue {
             }
             return db.changesCount == 1
         }
+        if changed { changes.notify() }
         return changed
     }
 
@@ -167,7 +179,21 @@ struct SQLiteJobQueue: JobQueue {
                     """, arguments: [now, now, claim.messageID, claim.leaseToken])
             return db.changesCount == 1
         }
-        if changed { signal.signal() }
+        if changed {
+            signal.signal()
+            changes.notify()
+        }
         return changed
+    }
+
+    func delete(messageID: String) async throws -> Bool {
+        let deleted = try await database.immediate { db -> Bool in
+            try db.execute(sql: "DELETE FROM originals WHERE message_id = ?", arguments: [messageID])
+            try db.execute(sql: "DELETE FROM results WHERE message_id = ?", arguments: [messageID])
+            try db.execute(sql: "DELETE FROM messages WHERE id = ?", arguments: [messageID])
+            return db.changesCount == 1
+        }
+        if deleted { changes.notify() }
+        return deleted
     }
 }

@@ -4,6 +4,8 @@ import GRDB
 /// Runs and messages in the SQLite database.
 struct SQLiteRecordStore: RecordStore {
     let database: SQLiteBackend
+    /// Wakes this process's long polls when a message is marked played.
+    let changes: MessageChangeSignal
 
     func createRun(_ run: RunRecord) async throws {
         try await database.immediate { db in
@@ -41,6 +43,23 @@ struct SQLiteRecordStore: RecordStore {
                 arguments: [runID]
             ).map(MessageRecord.init)
         }
+    }
+
+    func markPlayed(messageID: String, atMeters: Double, runSeconds: Double) async throws -> MessageRecord? {
+        let (record, changed) = try await database.immediate { db -> (MessageRecord?, Bool) in
+            // Only the first report counts; a repeat finds played_at set and changes nothing.
+            try db.execute(
+                sql: """
+                    UPDATE messages SET played_at = ?, played_at_meters = ?, played_at_run_seconds = ?
+                    WHERE id = ? AND status = 'ready' AND played_at IS NULL
+                    """, arguments: [SQLiteBackend.now(), atMeters, runSeconds, messageID])
+            let changed = db.changesCount == 1
+            let record = try Row.fetchOne(db, sql: "SELECT * FROM messages WHERE id = ?", arguments: [messageID])
+                .map(MessageRecord.init)
+            return (record, changed)
+        }
+        if changed { changes.notify() }
+        return record
     }
 
     func statusCounts() async throws -> [MessageStatus: Int] {

@@ -18,6 +18,8 @@ extension MessageRecord {
             attempts: row["attempts"], maxAttempts: row["max_attempts"],
             durationSeconds: row["duration_seconds"], audioBytes: row["audio_bytes"],
             audioSHA256: row["audio_sha256"], workerID: row["worker_id"], completedBy: row["completed_by"],
-            createdAt: row["created_at"])
+            createdAt: row["created_at"], senderTokenHash: row["sender_token_hash"],
+            playedAt: row["played_at"], playedAtMeters: row["played_at_meters"],
+            playedAtRunSeconds: row["played_at_run_seconds"])
     }
 }
