@@ -82,7 +82,7 @@ extension DistanceTracker {
             stillAnchor = current
             lastCounted = current
         } else {
-            countChord(to: current)
+            countChord(to: current, speed: filtered)
         }
         speed = isStill ? 0 : filtered
     }
@@ -93,10 +93,10 @@ extension DistanceTracker {
     /// length that was never run (about σ²/2v² of it). Over a chord of `chordSeconds` at the
     /// current speed (15 to 25 m) most of that sideways wander cancels. A turn sharper than
     /// `maximumTurn` ends the chord at the previous position, so corners are not cut.
-    private mutating func countChord(to current: PlanePoint) {
+    private mutating func countChord(to current: PlanePoint, speed: Double) {
         let chordEast = current.east - lastCounted.east, chordNorth = current.north - lastCounted.north
         let chord = planarLength(chordEast, chordNorth)
-        let length = min(max(filter.speed * configuration.chordSeconds, configuration.shortestChord), configuration.longestChord)
+        let length = min(max(speed * configuration.chordSeconds, configuration.shortestChord), configuration.longestChord)
         if chord >= length {
             committed += chord
             lastCounted = current
@@ -104,7 +104,7 @@ extension DistanceTracker {
         }
         guard chord > 5 else { return }
         let dot = chordEast * filter.velocityEast + chordNorth * filter.velocityNorth
-        if dot < cosineOfMaximumTurn * chord * filter.speed {
+        if dot < cosineOfMaximumTurn * chord * speed {
             committed += lastCounted.distance(to: previousFiltered)
             lastCounted = previousFiltered
         }
@@ -114,7 +114,9 @@ extension DistanceTracker {
 extension DistanceTracker {
     /// The filter's acceleration noise at the current speed (see `fullAccelerationSpeed`).
     var accelerationNoise: Double {
-        let share = filter.speed / configuration.fullAccelerationSpeed
-        return configuration.accelerationNoise * min(1, max(0.1, share * share))
+        // (speed / fullAccelerationSpeed)², without the square root.
+        let full = configuration.fullAccelerationSpeed
+        let share = (filter.velocityEast * filter.velocityEast + filter.velocityNorth * filter.velocityNorth) / (full * full)
+        return configuration.accelerationNoise * min(1, max(0.1, share))
     }
 }
