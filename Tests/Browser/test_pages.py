@@ -582,13 +582,6 @@ def scenario_record_and_send(ctx, name="record-and-send", proxy=None):
         browser.quit()
 
 
-def scenario_record_transcoded(ctx):
-    """The record scenario through a proxy that turns the browser's WebM into WAV: what the
-    page and the processed audio do once the server decodes WebM, checked today."""
-    print("  (uploads pass through ffmpeg in a proxy, standing in for the server's FFmpeg decoder)")
-    scenario_record_and_send(ctx, name="record-via-transcoder", proxy=Proxy(ctx.server.port, "transcode"))
-
-
 def scenario_failure(ctx):
     name = "failure"
     results, server = ctx.results, ctx.server
@@ -932,7 +925,6 @@ class Context:
 
 SCENARIOS = {
     "record": scenario_record_and_send,
-    "record-transcoded": scenario_record_transcoded,
     "failure": scenario_failure,
     "no-microphone": scenario_no_microphone,
     "runner": scenario_runner_page,
