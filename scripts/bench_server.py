@@ -8,8 +8,10 @@
 2. Upload-to-ready latency for a 10 s message: 200 uploads over HTTP in a burst, then 20 uploads
    spaced so the server is never saturated; latency is completion time minus upload time, as the
    store records them. The pipeline's own time is the median of `voicemsg encode` on the same file.
+   The burst also gives the server's throughput: messages per minute from the first upload to
+   the last completion, on 2 in-process workers, and that figure per core of the machine.
 
-BENCH_JOBS (3000), BENCH_BURST (200) and BENCH_SPACED (20) change the counts.
+BENCH_JOBS (3000), BENCH_BURST (200), BENCH_SPACED (20) and BENCH_WORKERS (2) change the counts.
 Usage: scripts/bench-server.sh path/to/voicemsg   (PostgreSQL figures need VOICEMSG_TEST_POSTGRES_URL,
 which scripts/with-postgres.sh sets; the shell wrapper runs this script through it.)
 """
@@ -24,6 +26,7 @@ PG = os.environ.get("VOICEMSG_TEST_POSTGRES_URL")
 JOBS = int(os.environ.get("BENCH_JOBS", "3000"))
 BURST = int(os.environ.get("BENCH_BURST", "200"))
 SPACED = int(os.environ.get("BENCH_SPACED", "20"))
+WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
 WORK = tempfile.mkdtemp(prefix="voicemsg-bench-")
 
 
@@ -120,7 +123,7 @@ def latency(path, pipeline):
     data = f"{WORK}/latency"
     log = f"{WORK}/latency.log"
     proc = start(["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", data,
-                  "--poll-seconds", "0.2", "--log-level", "notice"], log)
+                  "--workers", str(WORKERS), "--poll-seconds", "0.2", "--log-level", "notice"], log)
     port = wait_for(log, r"listening on http://127\.0\.0\.1:(\d+)", proc).group(1)
     base = f"http://127.0.0.1:{port}"
 
@@ -144,8 +147,15 @@ def latency(path, pipeline):
         assert all(status == "ready" for _, status in rows), rows
         return sorted(seconds for seconds, _ in rows)
 
+    def span(ids):
+        marks = ",".join("?" * len(ids))
+        first, last = db.execute(f"SELECT MIN(created_at), MAX(updated_at) FROM messages WHERE id IN ({marks})", ids).fetchone()
+        return last - first
+
     with ThreadPoolExecutor(8) as pool:
-        burst = settle(list(pool.map(upload, range(BURST))))
+        burst_ids = list(pool.map(upload, range(BURST)))
+    burst = settle(burst_ids)
+    per_minute = BURST / span(burst_ids) * 60
     spaced_ids = []
     for i in range(SPACED):
         spaced_ids.append(upload(i))
@@ -153,7 +163,7 @@ def latency(path, pipeline):
     spaced = settle(spaced_ids)
     stop(proc)
     pick = lambda values, q: values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
-    return burst, spaced, pick
+    return burst, spaced, pick, per_minute
 
 
 def main():
@@ -165,11 +175,14 @@ def main():
         for workers in [1, 4]:
             rate = throughput(backend, workers)
             print(f"{backend:8s} {workers} worker(s): {rate:8.0f} jobs/s  ({1000 / rate:.2f} ms per job)")
-    print("\n== upload to ready, 10 s message, SQLite, workers = cores")
+    print(f"\n== upload to ready, 10 s message, SQLite, {WORKERS} workers")
     path = speech_file()
     pipeline = pipeline_seconds(path)
     print(f"pipeline alone (voicemsg encode, median of 5): {pipeline * 1000:.0f} ms")
-    burst, spaced, pick = latency(path, pipeline)
+    burst, spaced, pick, per_minute = latency(path, pipeline)
+    cores = os.cpu_count() or 1
+    print(f"throughput (burst of {BURST}): {per_minute:.0f} messages/min on {WORKERS} workers, "
+          f"{per_minute / cores:.0f} messages/min per core ({cores} cores)")
     for name, values in [(f"burst of {BURST}", burst), (f"{SPACED} spaced, unsaturated", spaced)]:
         p50, p99 = pick(values, 0.5), pick(values, 0.99)
         print(f"{name:24s} p50 {p50 * 1000:7.0f} ms  p99 {p99 * 1000:7.0f} ms  p99/pipeline {p99 / pipeline:5.2f}")
