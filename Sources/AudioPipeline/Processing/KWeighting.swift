@@ -8,13 +8,15 @@ import Foundation
 /// K-weighted power of a signal times a slowly varying gain is, to a few hundredths of a dB,
 /// the K-weighted power times the gain squared. So the filter runs once, its power is summed
 /// per `GainCurve` block, and each search step is a multiply-add per block.
-struct KWeighting {
+///
+/// Visible to the Benchmarks package through `@_spi(Benchmarks)`, and to nothing else.
+@_spi(Benchmarks) public struct KWeighting: Sendable {
     /// The K-weighted power of the input summed over each `GainCurve` block.
     let blockPower: [Float]
     let sampleCount: Int
     let sampleRate: Int
 
-    init(_ samples: [Float], sampleRate: Int) {
+    @_spi(Benchmarks) public init(_ samples: [Float], sampleRate: Int) {
         var builder = Builder(sampleRate: sampleRate, expectedSampleCount: samples.count)
         samples.withUnsafeBufferPointer { builder.append($0) }
         self = builder.finish()
@@ -68,7 +70,7 @@ struct KWeighting {
     ///
     /// The 100 ms steps are whole `GainCurve` blocks: exact at 48 kHz (300 blocks), within a
     /// block's length elsewhere.
-    func loudness(gain: GainCurve? = nil, scale: Float = 1) -> Double? {
+    @_spi(Benchmarks) public func loudness(gain: GainCurve? = nil, scale: Float = 1) -> Double? {
         let segmentBlocks = max(1, Int((Double(sampleRate) / 10 / Double(GainCurve.blockSize)).rounded()))
         let segment = segmentBlocks * GainCurve.blockSize
         let count = blockPower.count
