@@ -14,7 +14,7 @@ APT_PACKAGES = pkg-config libsndfile1-dev libopus-dev libsoxr-dev libebur128-dev
                ffmpeg opus-tools sox libsox-fmt-mp3 espeak-ng postgresql
 BREW_PACKAGES = pkg-config libsndfile opus libsoxr libebur128 expat ffmpeg opus-tools sox espeak-ng postgresql@16
 
-.PHONY: setup build test demo bench samples clean
+.PHONY: setup build test demo bench bench-thresholds samples clean
 
 setup:
 	@scripts/setup.sh "$(APT_PACKAGES)" "$(BREW_PACKAGES)"
@@ -32,15 +32,21 @@ demo: setup
 	$(SWIFT) build $(RELEASE)
 	scripts/demo.sh "$(RELEASE_BIN)/voicemsg"
 
-# Pipeline vs opusenc and ffmpeg, the tracker and scheduler, and the queue and server.
+# Pipeline vs opusenc and ffmpeg, the hot paths (Benchmarks/, package-benchmark), and the
+# queue and server.
 bench: setup
 	$(SWIFT) build $(RELEASE)
 	scripts/bench.sh "$(RELEASE_BIN)/voicemsg"
-	scripts/bench-playback.sh
+	SWIFT=$(SWIFT) scripts/bench-hot-paths.sh
 	scripts/bench-server.sh "$(RELEASE_BIN)/voicemsg"
+
+# Records the hot paths' allocation counts in Benchmarks/Thresholds after a change meant to
+# move them.
+bench-thresholds: setup
+	SWIFT=$(SWIFT) scripts/bench-hot-paths.sh --update-thresholds
 
 samples: setup
 	scripts/make-samples.sh
 
 clean:
-	rm -rf .build out
+	rm -rf .build Benchmarks/.build out
