@@ -10,11 +10,16 @@ BIN = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)/voicemsg
 RELEASE = -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib)
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE) --show-bin-path)
 
+# libavcodec-extra brings the opencore AMR decoders; chromium records the browser tests' WebM
+# and MP4; time measures the hostile-input tests' peak memory.
 APT_PACKAGES = pkg-config libsndfile1-dev libopus-dev libsoxr-dev libebur128-dev libexpat1-dev \
-               ffmpeg opus-tools sox libsox-fmt-mp3 espeak-ng postgresql
-BREW_PACKAGES = pkg-config libsndfile opus libsoxr libebur128 expat ffmpeg opus-tools sox espeak-ng postgresql@16
+               libavformat-dev libavcodec-dev libavcodec-extra \
+               ffmpeg opus-tools sox libsox-fmt-mp3 espeak-ng postgresql prometheus \
+               chromium chromium-driver time
+BREW_PACKAGES = pkg-config libsndfile opus libsoxr libebur128 expat ffmpeg opus-tools sox espeak-ng postgresql@16 \
+                prometheus
 
-.PHONY: setup build test demo bench bench-thresholds samples clean
+.PHONY: setup build test browser-test demo bench bench-thresholds samples clean
 
 setup:
 	@scripts/setup.sh "$(APT_PACKAGES)" "$(BREW_PACKAGES)"
@@ -23,13 +28,23 @@ build: setup
 	$(SWIFT) build -c $(CONFIG)
 
 # The server's PostgreSQL tests run against a throwaway cluster that with-postgres.sh starts
-# on loopback and removes afterwards.
+# on loopback and removes afterwards. Then the colours of the web pages against WCAG AA, and
+# the pages themselves in headless Chromium (see browser-test).
 test: setup
 	$(SWIFT) build --build-tests
-	scripts/with-postgres.sh $(SWIFT) test --skip-build
+	scripts/with-postgres.sh --require $(SWIFT) test --skip-build
+	scripts/check-contrast.py
+	scripts/browser-tests.sh "$$($(SWIFT) build --show-bin-path)/voicemsg-server"
 
+# The web pages in headless Chromium against a real server (installs chromium, chromium-driver
+# and Selenium when missing); screenshots in out/screenshots.
+browser-test: setup
+	$(SWIFT) build --product voicemsg-server
+	scripts/browser-tests.sh "$$($(SWIFT) build --show-bin-path)/voicemsg-server"
+
+# The demo runs the CLI only, so it builds only the CLI: not the server and its network stack.
 demo: setup
-	$(SWIFT) build $(RELEASE)
+	$(SWIFT) build $(RELEASE) --product voicemsg
 	scripts/demo.sh "$(RELEASE_BIN)/voicemsg"
 
 # Pipeline vs opusenc and ffmpeg, the hot paths (Benchmarks/, package-benchmark), and the

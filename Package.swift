@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "AudioPipeline", targets: ["AudioPipeline"]),
         .executable(name: "voicemsg", targets: ["voicemsg"]),
         .executable(name: "voicemsg-server", targets: ["voicemsg-server"]),
+        .executable(name: "voicemsg-decode", targets: ["voicemsg-decode"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -33,6 +34,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
     ],
     targets: [
         systemLibrary("CSndfile", pkgConfig: "sndfile", apt: "libsndfile1-dev", brew: "libsndfile"),
@@ -40,6 +45,19 @@ let package = Package(
         systemLibrary("CSoxr", pkgConfig: "soxr", apt: "libsoxr-dev", brew: "libsoxr"),
         systemLibrary("CEbur128", pkgConfig: "libebur128", apt: "libebur128-dev", brew: "libebur128"),
         systemLibrary("CExpat", pkgConfig: "expat", apt: "libexpat1-dev", brew: "expat"),
+        // FFmpeg's libavformat and libavcodec (libavformat's pkg-config brings the other two).
+        // Only voicemsg-decode may depend on it: see that target.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavcodec-extra"]), .brew(["ffmpeg"])]
+        ),
+        // The records voicemsg-decode writes and AudioPipeline reads: pure Swift, no Foundation.
+        .target(name: "DecoderWire", dependencies: []),
+        // FFmpeg's demuxers and decoders in a process of their own, for the recordings libsndfile
+        // cannot read and for every upload the server takes: a crafted file can crash it and
+        // nothing else, and voicemsg never loads FFmpeg's 28 MiB of libraries.
+        .executableTarget(name: "voicemsg-decode", dependencies: ["CFFmpeg", "DecoderWire"]),
         // GPS fixes to distance, markers, paces and the playback scheduler: pure Swift with no
         // dependency at all, so the phone app can link it alone.
         .target(name: "RunTracking", dependencies: []),
@@ -48,7 +66,7 @@ let package = Package(
         // Audio only: decode, condition, trim, normalize, encode, tag.
         .target(
             name: "AudioPipeline",
-            dependencies: ["RunTracking", "CSndfile", "COpus", "CSoxr", "CEbur128"]
+            dependencies: ["RunTracking", "DecoderWire", "CSndfile", "COpus", "CSoxr", "CEbur128"]
         ),
         // The upload server, store, queue and workers; AudioPipeline stays free of server packages.
         .target(
@@ -63,6 +81,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // The command line. It keeps to AudioPipeline, so `voicemsg encode` starts small;
@@ -90,6 +113,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // A worker whose processor returns the upload as its result, optionally after a delay or
+        // by killing its own process for one sender: the faults the crash and poison tests need,
+        // and the no-op jobs of the queue bench, kept out of the shipped binaries.
+        .executableTarget(
+            name: "FaultyWorker",
+            dependencies: [
+                "VoicemsgServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/FaultyWorker"
         ),
         // The process runner and scratch folders every test target uses.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -119,6 +154,10 @@ let package = Package(
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                // The migration tests read each backend's schema directly.
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(name: "voicemsgTests", dependencies: ["voicemsg", "AudioPipeline", "RunTracking", "GPXReplay", "TestSupport"]),

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # `make bench`: voicemsg's encode against (a) bare opusenc and (b) the ffmpeg pipeline people use
 # today, on a 10 s and a 60 s speech message (48 kHz mono 16-bit WAV, about 1 s of room noise
-# before the speech and 2 s after). Prints median wall time and peak memory of each, the ratios,
-# then clarity: PESQ-WB of the decoded outputs of voicemsg and opusenc against the time-aligned
+# before the speech and 2 s after), and on the 60 s message as an M4A and a browser's WebM. Prints
+# median wall time, CPU time (user + sys, all threads) and peak memory of each, the ratios, then
+# clarity: PESQ-WB of the decoded outputs of voicemsg and opusenc against the time-aligned
 # source, on a clean and a noisy message, bytes per second, and the loudness of every output.
 # Usage: scripts/bench.sh path/to/voicemsg      (BENCH_RUNS=5 by default; at least 5 counts)
+# BENCH_CALLGRIND=1 also counts the instructions of voicemsg and opusenc on the 60 s message with
+# valgrind: a figure that, unlike CPU seconds, does not move with the machine's load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -117,44 +120,48 @@ fi
 rm -f "$probe" "$out/.probe.err"
 
 # --- Speed and memory -------------------------------------------------------------------------
-# One run: wall seconds (from the nanosecond clock) and peak RSS in KiB (from GNU time).
+# One run: wall seconds (from the nanosecond clock), peak RSS in KiB and CPU seconds, user + sys
+# of all threads (from GNU time).
 run_once() {
     local start end status=0
     command_for "$@"
     rm -f "$3"
     start=$(date +%s%N)
-    /usr/bin/time -f "%M" -o "$out/.rss" "${cmd[@]}" >/dev/null 2>"$out/.stderr" || status=$?
+    /usr/bin/time -f "%M %U %S" -o "$out/.rss" "${cmd[@]}" >/dev/null 2>"$out/.stderr" || status=$?
     end=$(date +%s%N)
     if [ "$status" -ne 0 ] || [ ! -s "$3" ]; then
         echo "bench: $(name "$1") failed on $(basename "$2") (exit $status): $(grep -v '^Command exited' "$out/.stderr" | head -1)" >&2
     fi
-    echo "$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.4f", (e - s) / 1e9 }') $(tail -1 "$out/.rss") $status"
+    read -r kib user sys < <(tail -1 "$out/.rss")
+    echo "$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.4f", (e - s) / 1e9 }') $kib $status $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')"
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-section "Speed: median of $runs runs, wall time and peak resident memory (runs interleaved)"
+section "Speed: median of $runs runs, wall time, CPU time (user + sys, all threads) and peak resident memory (runs interleaved)"
 echo "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown) before the runs"
-printf '%-16s %-18s %12s %14s\n' input encoder "wall s" "peak RSS MiB"
-declare -A wall rss
+printf '%-16s %-18s %12s %10s %14s\n' input encoder "wall s" "CPU s" "peak RSS MiB"
+declare -A wall rss cpu
 failures=0
 for input in speech-10s speech-60s; do
-    declare -A walls=() rsss=()
+    declare -A walls=() rsss=() cpus=()
     for ((r = 0; r < runs; r++)); do
         for tool in "${tools[@]}"; do
-            read -r w m status < <(run_once "$tool" "$out/$input.wav" "$out/$input.$tool.opus")
+            read -r w m status c < <(run_once "$tool" "$out/$input.wav" "$out/$input.$tool.opus")
             [ "$status" -eq 0 ] || failures=$((failures + 1))
             walls[$tool]+="$w"$'\n'
             rsss[$tool]+="$m"$'\n'
+            cpus[$tool]+="$c"$'\n'
         done
     done
     for tool in "${tools[@]}"; do
         wall[$input.$tool]=$(printf '%s' "${walls[$tool]}" | median)
         rss[$input.$tool]=$(printf '%s' "${rsss[$tool]}" | median)
-        printf '%-16s %-18s %12.3f %14.1f\n' "$input" "$(name "$tool")" "${wall[$input.$tool]}" \
-            "$(awk -v k="${rss[$input.$tool]}" 'BEGIN { print k / 1024 }')"
+        cpu[$input.$tool]=$(printf '%s' "${cpus[$tool]}" | median)
+        printf '%-16s %-18s %12.3f %10.2f %14.1f\n' "$input" "$(name "$tool")" "${wall[$input.$tool]}" \
+            "${cpu[$input.$tool]}" "$(awk -v k="${rss[$input.$tool]}" 'BEGIN { print k / 1024 }')"
     done
-    unset walls rsss
+    unset walls rsss cpus
 done
 rm -f "$out/.rss" "$out/.stderr"
 
@@ -163,20 +170,76 @@ verdict() { awk -v v="$1" -v limit="$2" 'BEGIN { print (v <= limit) ? "ok" : "OV
 if [ "$failures" -gt 0 ]; then
     section "Ratios: none, $failures runs failed (see above)"
 elif [ "${tools[0]}" = p ]; then
-    section "Ratios (acceptance on the 60 s message: wall p/a <= 1.0, wall p/b <= 0.5, memory p/b <= 0.25)"
-    printf '%-12s %10s %10s %12s\n' input "wall p/a" "wall p/b" "memory p/b"
+    section "Ratios (acceptance on the 60 s message: wall p/a <= 1.0, wall p/b <= 0.5, CPU p/a <= 1.0, memory p/b <= 0.25)"
+    printf '%-12s %10s %10s %10s %10s %12s\n' input "wall p/a" "wall p/b" "CPU p/a" "CPU p/b" "memory p/b"
     for input in speech-10s speech-60s; do
-        printf '%-12s %10s %10s %12s\n' "$input" \
+        printf '%-12s %10s %10s %10s %10s %12s\n' "$input" \
             "$(ratio "${wall[$input.p]}" "${wall[$input.a]}")" \
             "$(ratio "${wall[$input.p]}" "${wall[$input.b]}")" \
+            "$(ratio "${cpu[$input.p]}" "${cpu[$input.a]}")" \
+            "$(ratio "${cpu[$input.p]}" "${cpu[$input.b]}")" \
             "$(ratio "${rss[$input.p]}" "${rss[$input.b]}")"
     done
     pa=$(ratio "${wall[speech-60s.p]}" "${wall[speech-60s.a]}")
     pb=$(ratio "${wall[speech-60s.p]}" "${wall[speech-60s.b]}")
+    ca=$(ratio "${cpu[speech-60s.p]}" "${cpu[speech-60s.a]}")
+    cb=$(ratio "${cpu[speech-60s.p]}" "${cpu[speech-60s.b]}")
     mb=$(ratio "${rss[speech-60s.p]}" "${rss[speech-60s.b]}")
-    echo "60 s: wall p/a $pa ($(verdict "$pa" 1.0)), wall p/b $pb ($(verdict "$pb" 0.5)), memory p/b $mb ($(verdict "$mb" 0.25))"
+    echo "60 s: wall p/a $pa ($(verdict "$pa" 1.0)), wall p/b $pb ($(verdict "$pb" 0.5)), CPU p/a $ca ($(verdict "$ca" 1.0)), CPU p/b $cb, memory p/b $mb ($(verdict "$mb" 0.25))"
 else
     section "Ratios: none, voicemsg was left out"
+fi
+
+# --- Recordings that voicemsg decodes with FFmpeg in its child process ----------------------
+# A 60 s M4A (AAC-LC, as an iPhone records) and a 60 s WebM written to a pipe (Opus, unknown-size
+# clusters and no duration, as Chrome records), both made from speech-60s.wav. voicemsg decodes
+# them in voicemsg-decode: GNU time's peak RSS for voicemsg counts that child too (the kernel
+# carries a reaped child's peak up to its parent), so the figures include it.
+if [ "${tools[0]}" = p ]; then
+    [ -f "$out/speech-60s.m4a" ] || ffmpeg -hide_banner -loglevel error -nostdin -y -i "$out/speech-60s.wav" \
+        -c:a aac -b:a 64k "$out/speech-60s.m4a"
+    [ -f "$out/speech-60s.webm" ] || ffmpeg -hide_banner -loglevel error -nostdin -y -i "$out/speech-60s.wav" \
+        -c:a libopus -b:a 32k -frame_duration 60 -f webm -live 1 - >"$out/speech-60s.webm"
+    section "Recorded formats, decoded in the child: median of $runs runs (acceptance: wall p/b <= 0.5, memory p/b <= 0.25)"
+    printf '%-18s %-18s %12s %14s\n' input encoder "wall s" "peak RSS MiB"
+    for input in speech-60s.m4a speech-60s.webm; do
+        declare -A walls=() rsss=()
+        for ((r = 0; r < runs; r++)); do
+            for tool in p b; do
+                read -r w m status _ < <(run_once "$tool" "$out/$input" "$out/$input.$tool.opus")
+                [ "$status" -eq 0 ] || failures=$((failures + 1))
+                walls[$tool]+="$w"$'\n'
+                rsss[$tool]+="$m"$'\n'
+            done
+        done
+        for tool in p b; do
+            wall[$input.$tool]=$(printf '%s' "${walls[$tool]}" | median)
+            rss[$input.$tool]=$(printf '%s' "${rsss[$tool]}" | median)
+            printf '%-18s %-18s %12.3f %14.1f\n' "$input" "$(name "$tool")" "${wall[$input.$tool]}" \
+                "$(awk -v k="${rss[$input.$tool]}" 'BEGIN { print k / 1024 }')"
+        done
+        unset walls rsss
+        pb=$(ratio "${wall[$input.p]}" "${wall[$input.b]}")
+        mb=$(ratio "${rss[$input.p]}" "${rss[$input.b]}")
+        echo "$input: wall p/b $pb ($(verdict "$pb" 0.5)), memory p/b $mb ($(verdict "$mb" 0.25))"
+    done
+    rm -f "$out/.rss" "$out/.stderr" "$out"/speech-60s.*.[pb].opus
+fi
+
+# --- Instructions, independent of the machine's load ------------------------------------------
+if [ "${BENCH_CALLGRIND:-0}" = 1 ] && [ "${tools[0]}" = p ]; then
+    section "Instructions on the 60 s message (valgrind --tool=callgrind, all threads)"
+    if command -v valgrind >/dev/null || apt_install valgrind; then
+        declare -A instructions
+        for tool in p a; do
+            command_for "$tool" "$out/speech-60s.wav" "$out/.callgrind.opus"
+            instructions[$tool]=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "${cmd[@]}" 2>&1 >/dev/null |
+                awk '/Collected :/ { print $NF }')
+            printf '%-18s %16s instructions\n' "$(name "$tool")" "${instructions[$tool]}"
+        done
+        echo "instructions p/a $(ratio "${instructions[p]}" "${instructions[a]}")"
+        rm -f "$out/.callgrind.opus"
+    fi
 fi
 
 # --- Where voicemsg spends its time ---------------------------------------------------------

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Server and queue bench (not a test): prints figures, asserts nothing.
 
-1. Queue throughput with no-op jobs (`--processor noop`): N jobs are inserted straight into the
-   database, then `voicemsg serve` (SQLite) or `voicemsg worker` (PostgreSQL) drains them with 1
-   and with 4 workers. Jobs/s comes from the completion times the store records, so process
+1. Queue throughput with no-op jobs: N jobs are inserted straight into the database, then the
+   shipped workers, run by the test-only `FaultyWorker` built beside `voicemsg` (its jobs return
+   the upload unchanged), drain them from a SQLite folder or PostgreSQL with 1 and with 4 workers. Jobs/s comes from the completion times the store records, so process
    start-up is not counted. 1000 / (jobs/s with 1 worker) is the queue's overhead per job, in ms.
 2. Upload-to-ready latency for a 10 s message: 200 uploads over HTTP in a burst, then 20 uploads
    spaced so the server is never saturated; latency is completion time minus upload time, as the
@@ -18,6 +18,8 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 BIN = sys.argv[1]
+# Built with the tests' targets (`swift build` builds it too); never shipped.
+WORKER = os.path.join(os.path.dirname(BIN), "FaultyWorker")
 PG = os.environ.get("VOICEMSG_TEST_POSTGRES_URL")
 JOBS = int(os.environ.get("BENCH_JOBS", "3000"))
 BURST = int(os.environ.get("BENCH_BURST", "200"))
@@ -25,9 +27,9 @@ SPACED = int(os.environ.get("BENCH_SPACED", "20"))
 WORK = tempfile.mkdtemp(prefix="voicemsg-bench-")
 
 
-def start(args, log):
+def start(args, log, program=BIN):
     out = open(log, "w")
-    return subprocess.Popen([BIN] + args, stdout=out, stderr=out)
+    return subprocess.Popen([program] + args, stdout=out, stderr=out)
 
 
 def wait_for(log, pattern, proc, seconds=60):
@@ -68,19 +70,18 @@ INSERT INTO originals SELECT 'job' || n, {blob} FROM {series};
 
 def throughput(backend, workers):
     log = f"{WORK}/{backend}-{workers}.log"
-    common = ["--processor", "noop", "--poll-seconds", "0.05", "--log-level", "warning"]
+    common = ["--concurrency", str(workers), "--poll-seconds", "0.05", "--log-level", "notice"]
     if backend == "sqlite":
         data = f"{WORK}/sqlite-{workers}"
-        proc = start(["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", data,
-                      "--workers", str(workers), "--log-level", "notice"] + common[:-2], log)
-        wait_for(log, r"listening on", proc)
+        proc = start(["--data-dir", data] + common, log, WORKER)
+        wait_for(log, r"voicemsg worker", proc)
         db = sqlite3.connect(f"{data}/voicemsg.sqlite", timeout=30)
         series = f"(WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < {JOBS}) SELECT n FROM s)"
         db.executescript("BEGIN IMMEDIATE;" + INSERT.format(series=series, blob="randomblob(2000)") + "COMMIT;")
         query = lambda sql: db.execute(sql).fetchone()
     else:
         url = fresh_pg(f"bench_{workers}")
-        proc = start(["worker", "--database", url, "--concurrency", str(workers), "--log-level", "notice"] + common[:-2], log)
+        proc = start(["--database", url] + common, log, WORKER)
         wait_for(log, r"voicemsg worker", proc)
         series = f"generate_series(1, {JOBS}) AS n"
         psql(url, "BEGIN;" + INSERT.format(series=series, blob="decode(repeat('ab', 2000), 'hex')") + "COMMIT;")

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The `make demo` job: encodes every bundled sample message with its own marker and sender,
+# The `make demo` job: encodes every bundled sample message with its own marker and sender (the
+# M4A and the WebM through the isolated FFmpeg decoder, voicemsg-decode, built beside voicemsg),
 # inspects two of the results, has ffmpeg measure them all as an independent judge, and replays a
 # real 12.6 km run to show when each message would play.
 # Usage: scripts/demo.sh path/to/voicemsg
@@ -14,8 +15,10 @@ out=out/demo
 # sample | marker | sender, in the order the runner would hear them.
 messages=(
     "01-first-km-dead-air.wav|1km|Mum"
+    "08-five-km-chrome.webm|3km|Coach Dee (web)"
     "03-five-km.mp3|5km|Coach Dee"
     "02-halfway-stereo-44k.flac|halfway|Sam and Alex"
+    "07-halfway-iphone.m4a|7km|Sam (iPhone)"
     "04-quiet-eight-km.wav|8km|Grandpa"
     "05-hot-finish-1km.wav|finish-1km|Jo"
     "06-finish-outdoors.ogg|finish|The running club"
@@ -47,7 +50,8 @@ outputs=("$out"/*.opus)
 }
 
 section "What went in and what came out (ffmpeg ebur128 as the judge; target -16 LUFS, ceiling -1 dBTP)"
-seconds() { ffprobe -v error -show_entries format=duration -of csv=p=0 "$1" | awk '{ printf "%.2f", $1 }'; }
+# A browser's WebM states no duration: ffprobe says N/A, and so does the table.
+seconds() { ffprobe -v error -show_entries format=duration -of csv=p=0 "$1" | awk '{ if ($1 == "N/A") print "n/a"; else printf "%.2f", $1 }'; }
 printf '%-28s %7s %8s %6s %6s   %-27s %7s %6s %6s %6s\n' \
     input bytes seconds LUFS dBTP output bytes seconds LUFS dBTP
 for entry in "${messages[@]}"; do
@@ -71,6 +75,9 @@ section "\$ voicemsg inspect --json $first"
 
 section "\$ voicemsg inspect $hot"
 "$bin" inspect "$hot"
+
+section "\$ voicemsg inspect samples/08-five-km-chrome.webm   (a browser's recording: no duration in its header)"
+"$bin" inspect samples/08-five-km-chrome.webm
 
 if [ ! -f "$track" ]; then
     echo "demo: $track is missing, so the run cannot be simulated" >&2

@@ -134,6 +134,16 @@ level finish -26
 ffmpeg -hide_banner -loglevel error -nostdin -y -i "$tmp/finish.wav" -map_metadata -1 \
     -c:a libvorbis -q:a 3 -fflags +bitexact -flags:a +bitexact "$out/06-finish-outdoors.ogg"
 
+# 07 and 08: what phones and browsers send, made from the samples above. An iPhone's Voice Memos
+# writes AAC-LC in an M4A, 48 kHz mono; Chrome's MediaRecorder streams Opus in a WebM whose
+# Segment and Clusters have unknown sizes and no Duration (a pipe stands in for the stream).
+ffmpeg -hide_banner -loglevel error -nostdin -y -i "$out/02-halfway-stereo-44k.flac" -map_metadata -1 \
+    -ac 1 -ar 48000 -c:a aac -b:a 64k -movflags +faststart -fflags +bitexact -flags:a +bitexact \
+    "$out/07-halfway-iphone.m4a"
+ffmpeg -hide_banner -loglevel error -nostdin -y -i "$out/03-five-km.mp3" -map_metadata -1 \
+    -ar 48000 -c:a libopus -b:a 32k -frame_duration 60 -fflags +bitexact -flags:a +bitexact \
+    -f webm -live 1 -cluster_time_limit 1000 - >"$out/08-five-km-chrome.webm"
+
 echo "make-samples: wrote to $out/ with $(espeak-ng --version | awk '{ print $4 }' | head -1 | tr -d '\n') espeak-ng and $(sox --version | awk '{ print $3 }')"
 for file in "$out"/0*; do
     printf '%-32s %8s bytes  %s\n' "$(basename "$file")" "$(wc -c <"$file")" "$(scripts/measure.sh --raw "$file" | awk '{ printf "%s LUFS, %s dBTP", $1, $2 }')"

@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # Runs a command with a throwaway PostgreSQL cluster and VOICEMSG_TEST_POSTGRES_URL pointing at it:
-#   scripts/with-postgres.sh swift test --skip-build
+#   scripts/with-postgres.sh [--require] swift test --skip-build
 # The cluster lives in a temporary folder, listens on 127.0.0.1 at a free port, trusts local
 # connections, and is stopped and deleted when the command ends. initdb refuses to run as root,
 # so as root (CI) the cluster runs as the `postgres` user the Debian package creates, or `nobody`.
-# Without PostgreSQL installed, the command still runs and the PostgreSQL tests say they skipped.
+# Without PostgreSQL installed, the command still runs and the PostgreSQL tests show as skipped;
+# with --require (make test, and so CI) it fails instead, with a one-line reason.
 set -euo pipefail
+
+require=false
+if [[ "${1:-}" == "--require" ]]; then
+    require=true
+    shift
+fi
 
 bindir="${PG_BINDIR:-}"
 if [[ -z "$bindir" ]]; then
@@ -18,6 +25,10 @@ if [[ -z "$bindir" ]]; then
     fi
 fi
 if [[ -z "$bindir" || ! -x "$bindir/initdb" ]]; then
+    if $require; then
+        echo "with-postgres.sh: PostgreSQL's initdb not found, and the PostgreSQL tests are required (install the postgresql package)" >&2
+        exit 1
+    fi
     echo "with-postgres.sh: PostgreSQL's initdb not found (install the postgresql package); running without it" >&2
     exec "$@"
 fi
@@ -53,10 +64,10 @@ cleanup() {
 trap cleanup EXIT
 
 "${as_user[@]}" "$bindir/initdb" -D "$dir/data" -U voicemsg --auth=trust -E UTF8 --no-sync >"$dir/initdb.log" 2>&1 \
-    || { cat "$dir/initdb.log" >&2; exit 1; }
+    || { cat "$dir/initdb.log" >&2; echo "with-postgres.sh: initdb failed; the PostgreSQL tests cannot run" >&2; exit 1; }
 "${as_user[@]}" "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
     -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
-    start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
+    start >/dev/null || { cat "$dir/server.log" >&2; echo "with-postgres.sh: the throwaway PostgreSQL did not start; the PostgreSQL tests cannot run" >&2; exit 1; }
 
 export VOICEMSG_TEST_POSTGRES_URL="postgres://voicemsg@127.0.0.1:$port/postgres"
 echo "with-postgres.sh: PostgreSQL at $VOICEMSG_TEST_POSTGRES_URL (data in $dir)" >&2

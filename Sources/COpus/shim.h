@@ -12,14 +12,11 @@ static inline int vm_opus_set_signal(OpusEncoder *st, opus_int32 v) { return opu
 static inline int vm_opus_set_expert_frame_duration(OpusEncoder *st, opus_int32 v) { return opus_encoder_ctl(st, OPUS_SET_EXPERT_FRAME_DURATION(v)); }
 static inline int vm_opus_set_lsb_depth(OpusEncoder *st, opus_int32 v) { return opus_encoder_ctl(st, OPUS_SET_LSB_DEPTH(v)); }
 static inline int vm_opus_get_lookahead(OpusEncoder *st, opus_int32 *v) { return opus_encoder_ctl(st, OPUS_GET_LOOKAHEAD(v)); }
-static inline int vm_opus_get_final_range(OpusEncoder *st, opus_uint32 *v) { return opus_encoder_ctl(st, OPUS_GET_FINAL_RANGE(v)); }
 static inline int vm_opus_decoder_set_gain(OpusDecoder *st, opus_int32 v) { return opus_decoder_ctl(st, OPUS_SET_GAIN(v)); }
-static inline int vm_opus_decoder_reset(OpusDecoder *st) { return opus_decoder_ctl(st, OPUS_RESET_STATE); }
 
 /* Constants that are macros of a form Swift does not import. */
 static inline int vm_opus_signal_voice(void) { return OPUS_SIGNAL_VOICE; }
 static inline int vm_opus_signal_music(void) { return OPUS_SIGNAL_MUSIC; }
-static inline int vm_opus_application_voip(void) { return OPUS_APPLICATION_VOIP; }
 static inline int vm_opus_application_audio(void) { return OPUS_APPLICATION_AUDIO; }
 static inline int vm_opus_framesize_arg(int ms10) {
     switch (ms10) {

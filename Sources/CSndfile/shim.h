@@ -4,10 +4,6 @@
 
 /* sf_command takes a void pointer whose meaning depends on the command;
    these wrappers give Swift typed entry points for the commands we use. */
-static inline int vm_sf_set_normalisation(SNDFILE *file, int on) {
-    return sf_command(file, SFC_SET_NORM_FLOAT, NULL, on ? SF_TRUE : SF_FALSE);
-}
-
 static inline int vm_sf_get_format_major(SF_INFO *info, SF_FORMAT_INFO *out) {
     out->format = info->format & SF_FORMAT_TYPEMASK;
     return sf_command(NULL, SFC_GET_FORMAT_INFO, out, sizeof(*out));

@@ -39,11 +39,18 @@ extension RunSimulator {
         public var markerMeters: Double
         /// Seconds since the first fix.
         public var startSeconds: Double
-        /// Tracked distance when it started.
+        /// The distance the scheduler reckoned when it started: the tracker's latest, carried
+        /// on at the current pace between fixes.
         public var startMeters: Double
         public var endSeconds: Double
-        /// How far past its marker the runner was when it started (negative: early, by the lead).
+        /// How far past its marker the runner was by that distance when it started (negative:
+        /// early, by the lead).
         public var latenessMeters: Double
+        /// How far past its marker the runner was along the track's own points when it
+        /// started: the point-to-point distance, with spikes left out, up to where the track
+        /// has the runner at that moment. This is the true path when the GPX is one (a route,
+        /// a clean test track); on a noisy recording, the jitter adds length to it.
+        public var pathLatenessMeters: Double
         public var reason: PlaybackScheduler.PlayReason
     }
 

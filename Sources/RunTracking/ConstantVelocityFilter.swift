@@ -3,7 +3,7 @@
 /// Both axes share one 2×2 covariance: their models and the (isotropic) GPS noise are the
 /// same, so their covariances are equal. That halves the arithmetic, which matters at the
 /// millions of fixes per second the benchmarks ask for.
-struct ConstantVelocityFilter: Sendable {
+struct ConstantVelocityFilter: Sendable, Codable, Equatable {
     var east = 0.0, north = 0.0
     var velocityEast = 0.0, velocityNorth = 0.0
     /// Covariance of (position, velocity) per axis.
@@ -11,10 +11,14 @@ struct ConstantVelocityFilter: Sendable {
 
     var speed: Double { planarLength(velocityEast, velocityNorth) }
 
+    var position: PlanePoint {
+        get { PlanePoint(east: east, north: north) }
+        set { (east, north) = (newValue.east, newValue.north) }
+    }
+
     /// Starts over at a position with unknown velocity (up to a fast run, ±5 m/s).
-    mutating func restart(east: Double, north: Double, noise: Double) {
-        self.east = east
-        self.north = north
+    mutating func restart(at position: PlanePoint, noise: Double) {
+        self.position = position
         velocityEast = 0
         velocityNorth = 0
         positionVariance = noise * noise

@@ -1,66 +1,105 @@
 extension DistanceTracker {
-    /// The tracker's limits, with defaults for running on a consumer phone or watch.
+    /// The tracker's limits, with defaults for every runner on a consumer phone or watch: a
+    /// steep walk at 0.8 m/s to a fast run at 6.5 m/s, a fix every second to every 15.
+    ///
+    /// The defaults were measured on the tracker corpus (`scripts/tracker-corpus.sh`): real
+    /// tracks resampled, time-scaled and given Gauss–Markov noise, laps and switchbacks.
     public struct Configuration: Sendable, Codable, Equatable {
         /// Fixes that report a horizontal accuracy worse than this (metres) are ignored.
-        /// Default 30 m: phones report 3 to 10 m outdoors, and 30 m and more indoors or in
-        /// tunnels, where the position is worth nothing for distance.
+        /// Default 30 m: phones report 3 to 10 m outdoors, 10 to 25 m between tall buildings,
+        /// and 30 m and more indoors or in tunnels, where the position is worth nothing.
         public var maximumAccuracy: Double
         /// The position noise assumed, as σ per axis in metres, when a fix reports no
         /// accuracy. Default 5 m, typical of a consumer receiver under open sky.
         public var assumedAccuracy: Double
         /// A fix whose implied speed from the last accepted fix is above this (m/s) is an
-        /// outlier. Default 10 m/s: a 1:40/km pace, faster than any runner sustains for more
-        /// than a few seconds, while real spikes imply 15 to 100 m/s.
+        /// outlier. Default 12 m/s: a sprinter's top speed. At 10 m/s, a 6.5 m/s runner's
+        /// fixes a second apart, each a few metres off, were thrown away as spikes; real
+        /// spikes imply 15 to 100 m/s.
         public var maximumSpeed: Double
-        /// More time than this (seconds) between fixes is a gap: tunnel, auto-pause, smart
-        /// recording. The filter restarts after it. Default 10 s.
+        /// More time than this (seconds) between fixes is a gap: tunnel, auto-pause, the app
+        /// suspended. The straight line across counts, and the filter restarts. Default 30 s.
+        /// It was 10 s, right at the intervals that watches' smart recording and phones in
+        /// battery-saving modes use (1 to 15 s): every such fix was a gap, and a gap shorter
+        /// than the still circle counted nothing, so a walk with a fix every 10 to 15 s lost
+        /// a quarter to all of its distance.
         public var gapSeconds: Double
         /// The straight line across a gap counts only when its average speed is at most this
         /// (m/s). Default 7 m/s, a 2:23/km pace.
         public var maximumGapSpeed: Double
-        /// White-acceleration noise density of the constant-velocity Kalman filter (m²/s³).
-        /// Lower is smoother: it follows less of the slow GPS wander, and rounds corners more.
-        /// Default 1.0: responsive enough for corners; the chords below, not the filter, deal
-        /// with the slow wander (tuned on real tracks with Gauss–Markov noise, σ 5 m, τ 30 s).
+        /// White-acceleration noise density of the constant-velocity Kalman filter (m²/s³)
+        /// for a runner at `fullAccelerationSpeed`. Lower is smoother: it follows less of the
+        /// slow GPS wander, and rounds corners more. Default 1.0: responsive enough for
+        /// corners at a run.
         public var accelerationNoise: Double
-        /// Below this filtered speed (m/s) the runner is standing still and no distance
-        /// accrues. Default 0.7 m/s, well below a slow walk (1.2 m/s).
+        /// Below this speed (m/s) the filter's acceleration noise shrinks with the square of
+        /// the speed, to no less than a tenth: a walker turning a corner changes velocity
+        /// far less than a runner, and a stiffer filter follows less of the wander that, at a
+        /// walk, is as fast as the walker. Default 3 m/s.
+        public var fullAccelerationSpeed: Double
+        /// A stop begins when the Doppler speed of two fixes in a row, or else the filtered
+        /// speed, is below this (m/s); no distance accrues while stopped. Default 0.5 m/s:
+        /// the slowest walk, up a steep hill, is 0.8 m/s. It was 0.7 m/s, where a 0.8 m/s
+        /// walker's speed, give or take its noise, often fell.
         public var stillSpeed: Double
-        /// Standing still ends when the filtered speed is above this (m/s). Default 1.1 m/s.
+        /// A stop ends when two Doppler speeds in a row are above this (m/s); the distance
+        /// those speeds say was run since the first of them counts. Default 0.7 m/s (it was
+        /// 1.1 m/s, above a slow walk).
         public var movingSpeed: Double
-        /// Standing still also ends when the position leaves a circle of this radius (metres)
-        /// around where the runner stopped; the straight line out of it then counts.
+        /// A stop also ends when the position leaves a circle of this radius (metres) around
+        /// where the runner stopped; the straight line out of it then counts.
         /// Default 25 m: GPS wander of σ 5 m per axis leaves it about once an hour.
         public var stillRadius: Double
         /// When this many outliers in a row agree with each other, the reference before them
         /// was the wrong one: the tracker restarts at the first of them, counting the straight
         /// line there only when it is plausible. Default 3.
         public var maximumConsecutiveRejections: Int
-        /// Distance is counted along chords of about this length (metres) between filtered
-        /// positions, so sideways GPS wander cancels instead of adding up. Default 25 m.
-        public var chordLength: Double
+        /// Without Doppler speed, distance is counted along chords between filtered
+        /// positions, so sideways GPS wander cancels instead of adding up. A chord spans about
+        /// `chordSeconds` at the current speed, and is never shorter than `shortestChord` nor
+        /// longer than `longestChord` (metres). Defaults 8 s, 15 m and 25 m.
+        ///
+        /// A fixed 25 m chord spans half a minute at a walk and cuts the corners between; 15 m
+        /// keeps real tracks within 4% of their point-to-point sum at every pace. At a run the
+        /// wander (σ 3–5 m, correlated over tens of seconds) needs the longer chord to stay
+        /// under 2%, and 25 m still turns with the streets.
+        public var chordSeconds: Double
+        public var shortestChord: Double
+        public var longestChord: Double
         /// A turn sharper than this (degrees) between the chord and the current heading ends
         /// the chord early, so corners are not cut. Default 30°.
         public var maximumTurn: Double
+        /// The noise of the device's Doppler speed, σ per axis of the velocity (m/s). A
+        /// speed is the length of a noisy velocity, so noise across the direction of travel
+        /// lengthens it, by σ²/2v: +0.6% at 0.8 m/s for σ 0.1 m/s, +2.5% for σ 0.2 m/s. That
+        /// bias is taken out before speeds are integrated. Default 0.1 m/s, a phone's Doppler
+        /// speed under open sky. A device at σ 0.05 m/s is then counted 0.5% short at a walk,
+        /// one at σ 0.2 m/s 1.9% long; at a run, under 0.5% either way.
+        public var dopplerNoise: Double
 
         public init(
-            maximumAccuracy: Double = 30, assumedAccuracy: Double = 5, maximumSpeed: Double = 10,
-            gapSeconds: Double = 10, maximumGapSpeed: Double = 7, accelerationNoise: Double = 1.0,
-            stillSpeed: Double = 0.7, movingSpeed: Double = 1.1, stillRadius: Double = 25,
-            maximumConsecutiveRejections: Int = 3, chordLength: Double = 25, maximumTurn: Double = 30
+            maximumAccuracy: Double = 30, assumedAccuracy: Double = 5, maximumSpeed: Double = 12,
+            gapSeconds: Double = 30, maximumGapSpeed: Double = 7, accelerationNoise: Double = 1.0,
+            fullAccelerationSpeed: Double = 3, stillSpeed: Double = 0.5, movingSpeed: Double = 0.7,
+            stillRadius: Double = 25, maximumConsecutiveRejections: Int = 3, chordSeconds: Double = 8,
+            shortestChord: Double = 15, longestChord: Double = 25, maximumTurn: Double = 30, dopplerNoise: Double = 0.1
         ) {
-            self.chordLength = chordLength
-            self.maximumTurn = maximumTurn
             self.maximumAccuracy = maximumAccuracy
             self.assumedAccuracy = assumedAccuracy
             self.maximumSpeed = maximumSpeed
             self.gapSeconds = gapSeconds
             self.maximumGapSpeed = maximumGapSpeed
             self.accelerationNoise = accelerationNoise
+            self.fullAccelerationSpeed = fullAccelerationSpeed
             self.stillSpeed = stillSpeed
             self.movingSpeed = movingSpeed
             self.stillRadius = stillRadius
             self.maximumConsecutiveRejections = maximumConsecutiveRejections
+            self.chordSeconds = chordSeconds
+            self.shortestChord = shortestChord
+            self.longestChord = longestChord
+            self.maximumTurn = maximumTurn
+            self.dopplerNoise = dopplerNoise
         }
     }
 }

@@ -11,6 +11,10 @@ extension DistanceTracker {
         case restarted
         /// Not later than the previous fix (duplicate or backwards time); ignored.
         case outOfOrder
+        /// At exactly the place of the last accepted fix, to the last digit: a stale fix that
+        /// a phone hands over again after waking up, newly timed, or a device holding its
+        /// position while standing; ignored.
+        case repeated
         /// Coordinates that cannot be on Earth; ignored.
         case invalidCoordinates
         /// Reported accuracy worse than the configured limit; ignored.

@@ -1,56 +1,75 @@
 import Foundation
 
-/// Turns GPS fixes into a running distance that GPS noise does not inflate.
+/// Turns GPS fixes into a running distance that GPS noise does not inflate, for every runner:
+/// a steep walk at 0.8 m/s to a fast run at 6.5 m/s, a fix every second or every 15.
 ///
-/// Pure: fixes go in with their own time, readings come out; no clock, no I/O.
+/// Pure: fixes go in with their own time, readings come out; no clock, no I/O. The whole
+/// state is `Codable` (and `Equatable`), so an app can save it when it is suspended and carry
+/// on after a relaunch exactly as if it had never stopped.
 ///
-/// 1. **Gating.** Fixes that do not advance the clock, have impossible coordinates or report a
-///    poor accuracy are ignored. A fix whose implied speed from the last accepted fix is above
-///    `maximumSpeed` is a spike and ignored too.
+/// 1. **Gating.** Fixes that do not advance the clock, have impossible coordinates (Null
+///    Island, 0°N 0°E, included) or report a poor accuracy are ignored, and so is a fix at
+///    exactly the place of the last one: a stale fix the phone hands over again after waking
+///    up. A fix whose implied speed from the last accepted fix is above `maximumSpeed` is a
+///    spike and ignored too; a run of them that agree with each other means the fix before
+///    was the bad one (see `reject`).
 /// 2. **Filtering.** A constant-velocity Kalman filter in a local east/north plane smooths the
 ///    position. GPS error wanders slowly (it is correlated over tens of seconds), so summing raw
 ///    fixes adds the wander to the distance; the filter's smooth velocity follows the runner
 ///    and much less of the wander.
-/// 3. **Standing still.** Below `stillSpeed` nothing accrues. Moving again, or drifting out of
-///    `stillRadius`, counts the straight line from where the runner stopped.
-/// 4. **Gaps.** After more than `gapSeconds` without a fix the straight line across the gap
+/// 3. **Counting.** When the fixes carry the device's Doppler speed, distance is that speed
+///    integrated over time: it follows every bend between sparse fixes and is untouched by the
+///    position's wander. Otherwise distance is counted along chords between filtered
+///    positions, cut at turns (see `countChord`).
+/// 4. **Standing still.** A stop begins when the Doppler speed, or else the filtered speed,
+///    falls below `stillSpeed`; nothing accrues then. Moving again (Doppler speed above
+///    `movingSpeed` twice in a row), or drifting out of `stillRadius`, ends it.
+/// 5. **Gaps.** After more than `gapSeconds` without a fix the straight line across the gap
 ///    counts when its speed is plausible, and the filter restarts.
 ///
 /// Distance between filtered positions is measured in the plane, whose origin follows the
 /// runner (re-centred every 500 m), so it stays within 0.02% of the WGS84 geodesic.
-public struct DistanceTracker: Sendable {
+public struct DistanceTracker: Sendable, Codable, Equatable {
     public let configuration: Configuration
     /// Cumulative metres so far.
-    public private(set) var meters: Double = 0
+    public internal(set) var meters: Double = 0
     /// Current speed in m/s, 0 while standing still.
-    public private(set) var speed: Double = 0
+    public internal(set) var speed: Double = 0
     /// True while the runner is standing still.
-    public private(set) var isStill = false
+    public internal(set) var isStill = false
 
     /// Seconds per kilometre, or nil while (nearly) standing still.
     public var pace: Double? { speed >= 0.2 ? 1000 / speed : nil }
 
-    private var plane: LocalTangentPlane?
-    private var filter = ConstantVelocityFilter()
-    private var lastFixTime = -Double.infinity
+    var plane: LocalTangentPlane?
+    var filter = ConstantVelocityFilter()
+    /// The time of the last fix used. Finite (not -∞) before the first, so that JSON can hold it.
+    var lastFixTime = -Double.greatestFiniteMagnitude
     /// The last accepted raw position and its time, for the implied-speed check.
-    private var lastAccepted: (east: Double, north: Double, time: Double) = (0, 0, 0)
+    var lastAccepted = PlanePoint.origin
+    var lastAcceptedTime = 0.0
+    /// The last accepted fix, kept in lat/lon for `provisionalBridge` and the stale-fix check.
+    var lastAcceptedFix: GPSFix?
     /// The filtered position distance was last measured from.
-    private var lastCounted: (east: Double, north: Double) = (0, 0)
+    var lastCounted = PlanePoint.origin
     /// Where the runner stopped, while standing still.
-    private var stillAnchor: (east: Double, north: Double) = (0, 0)
+    var stillAnchor = PlanePoint.origin
     /// Metres counted up to `lastCounted`; `meters` adds the open chord beyond it.
-    private var committed = 0.0
+    var committed = 0.0
     /// The filtered position after the previous accepted fix.
-    private var previousFiltered: (east: Double, north: Double) = (0, 0)
-    private let cosineOfMaximumTurn: Double
+    var previousFiltered = PlanePoint.origin
+    let cosineOfMaximumTurn: Double
     /// Rejected fixes in a row that agree with each other (lat/lon, since the plane moves).
-    private var rejectedRun: [GPSFix] = []
-    /// The last gap bridge, while it is young enough to be undone: metres before it, and the
-    /// last accepted fix before the gap.
-    private var provisionalBridge: (metersBefore: Double, from: GPSFix, acceptedSince: Int)?
-    /// The last accepted fix, kept in lat/lon for `provisionalBridge`.
-    private var lastAcceptedFix: GPSFix?
+    var rejectedRun: [GPSFix] = []
+    /// The last gap bridge, while it is young enough to be undone.
+    var provisionalBridge: ProvisionalBridge?
+    /// The Doppler speed of the previous accepted fix, while Doppler odometry runs (nil
+    /// before it, after a restart, and when that fix had none).
+    var previousDopplerSpeed: Double?
+    /// While standing still: Doppler speeds above `movingSpeed` in a row so far, and the
+    /// metres they say were run, counted if the runner turns out to be moving.
+    var movingEvidence = 0
+    var pendingMeters = 0.0
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
@@ -62,204 +81,121 @@ public struct DistanceTracker: Sendable {
         let outcome = process(fix)
         // The open chord counts at once, so the scheduler is never a chord behind; the
         // maximum keeps the total from ever going back when a chord is re-measured.
-        let open = isStill ? 0 : planarLength(filter.east - lastCounted.east, filter.north - lastCounted.north)
+        let open = isStill ? 0 : lastCounted.distance(to: filter.position)
         meters = max(meters, committed + open)
         return Reading(time: max(fix.time, lastFixTime), meters: meters, speed: speed, outcome: outcome)
     }
 
     private mutating func process(_ fix: GPSFix) -> Outcome {
-        guard fix.hasValidCoordinates, fix.time.isFinite else { return .invalidCoordinates }
+        // Null Island is where a receiver with no fix puts one (OpenTracks counted thousands of
+        // km from such fixes after an idle period).
+        guard fix.hasValidCoordinates, fix.time.isFinite, fix.latitude != 0 || fix.longitude != 0 else {
+            return .invalidCoordinates
+        }
         guard fix.time > lastFixTime else { return .outOfOrder }
         if let accuracy = fix.horizontalAccuracy, accuracy > configuration.maximumAccuracy {
             return .inaccurate
         }
         let noise = max(fix.horizontalAccuracy ?? configuration.assumedAccuracy, 1)
-
-        guard var plane else {
+        guard plane != nil else {
             start(at: fix, noise: noise)
             return .started
         }
-        var position = plane.project(latitude: fix.latitude, longitude: fix.longitude)
-        // Keep the plane's origin near the runner so its scale stays true.
-        if abs(position.east) > 500 || abs(position.north) > 500 {
-            let (east, north) = (filter.east, filter.north)
-            let center = plane.unproject(east: east, north: north)
-            let moved = LocalTangentPlane(originLatitude: center.latitude, originLongitude: center.longitude)
-            func reproject(_ point: (east: Double, north: Double)) -> (east: Double, north: Double) {
-                let place = plane.unproject(east: point.east, north: point.north)
-                return moved.project(latitude: place.latitude, longitude: place.longitude)
-            }
-            lastAccepted = { let p = reproject((lastAccepted.east, lastAccepted.north)); return (p.east, p.north, lastAccepted.time) }()
-            lastCounted = reproject(lastCounted)
-            stillAnchor = reproject(stillAnchor)
-            previousFiltered = reproject(previousFiltered)
-            (filter.east, filter.north) = reproject((east, north))
-            plane = moved
-            self.plane = moved
-            position = plane.project(latitude: fix.latitude, longitude: fix.longitude)
+        let position = recentredPosition(of: fix)
+        let elapsed = fix.time - lastAcceptedTime
+        if fix.time - lastFixTime > configuration.gapSeconds {
+            return bridgeGap(to: fix, at: position, elapsed: elapsed, noise: noise)
         }
-
-        let elapsed = fix.time - lastAccepted.time
-        let jump = planarLength(position.east - lastAccepted.east, position.north - lastAccepted.north)
-        let gap = fix.time - lastFixTime > configuration.gapSeconds
-
-        if gap {
-            let from = isStill ? stillAnchor : (east: filter.east, north: filter.north)
-            let across = planarLength(position.east - from.east, position.north - from.north)
-            guard across <= configuration.maximumGapSpeed * elapsed else { return reject(fix) }
-            lastFixTime = fix.time
-            if let before = lastAcceptedFix {
-                provisionalBridge = (committed, before, 0)
-            }
-            lastAcceptedFix = fix
-            // A pause where the runner barely moved is standing still, not distance; while
-            // standing still, only leaving the still circle counts, as without a gap.
-            if across > (isStill ? configuration.stillRadius : 2 * noise) {
-                committed += across
-                isStill = false
-            }
-            filter.restart(east: position.east, north: position.north, noise: noise)
-            lastAccepted = (position.east, position.north, fix.time)
-            lastCounted = (position.east, position.north)
-            previousFiltered = lastCounted
-            stillAnchor = lastCounted
-            rejectedRun.removeAll()
-            speed = 0
-            return .bridgedGap
+        // The same place as the last fix, to the last digit, tells nothing new: a phone
+        // waking up hands over its last fix again, newly timed, before fresh ones come. After
+        // a gap such a fix was the bridge, which stays provisional: if fresh fixes far away
+        // follow, they undo it and the straight line from before the gap counts.
+        if let last = lastAcceptedFix, last.latitude == fix.latitude, last.longitude == fix.longitude {
+            return .repeated
         }
-
-        if jump > configuration.maximumSpeed * elapsed {
+        if lastAccepted.distance(to: position) > configuration.maximumSpeed * elapsed {
             return reject(fix)
         }
         lastFixTime = fix.time
         if !rejectedRun.isEmpty { rejectedRun.removeAll() }
-        lastAccepted = (position.east, position.north, fix.time)
+        lastAccepted = position
+        lastAcceptedTime = fix.time
         lastAcceptedFix = fix
         if var bridge = provisionalBridge {
             bridge.acceptedSince += 1
             provisionalBridge = bridge.acceptedSince >= 3 ? nil : bridge
         }
-        filter.predict(by: elapsed, accelerationNoise: configuration.accelerationNoise)
+        filter.predict(by: elapsed, accelerationNoise: accelerationNoise)
         filter.correct(east: position.east, north: position.north, noise: noise)
-        accumulate(deviceSpeed: fix.speed)
+        count(fix, elapsed: elapsed)
         return .accepted
     }
 
-    private mutating func accumulate(deviceSpeed: Double?) {
-        let current = (east: filter.east, north: filter.north)
-        let filtered = filter.speed
-        // A device's Doppler speed is far better than one derived from positions.
-        let judged = deviceSpeed ?? filtered
-        if isStill {
-            let away = planarLength(current.east - stillAnchor.east, current.north - stillAnchor.north)
-            // Filtered speed alone would end a stop whenever the slow GPS wander speeds up;
-            // only leaving the circle, or a device's Doppler speed, ends it.
-            if (deviceSpeed ?? 0) > configuration.movingSpeed || away > configuration.stillRadius {
-                isStill = false
-                committed += away
-                lastCounted = current
-            }
-        } else if judged < configuration.stillSpeed {
-            isStill = true
-            committed += planarLength(current.east - lastCounted.east, current.north - lastCounted.north)
-            stillAnchor = current
-            lastCounted = current
-        } else {
-            countChord(to: current)
+    /// The fix in the plane, after moving the plane's origin near the runner when the fix is
+    /// more than 500 m from it, so the plane's scale stays true.
+    private mutating func recentredPosition(of fix: GPSFix) -> PlanePoint {
+        guard let plane else { return .origin }
+        let position = plane.project(fix)
+        guard abs(position.east) > 500 || abs(position.north) > 500 else { return position }
+        let center = plane.unproject(east: filter.east, north: filter.north)
+        let moved = LocalTangentPlane(originLatitude: center.latitude, originLongitude: center.longitude)
+        func reproject(_ point: PlanePoint) -> PlanePoint {
+            let place = plane.unproject(east: point.east, north: point.north)
+            return moved.project(latitude: place.latitude, longitude: place.longitude)
         }
-        previousFiltered = current
-        speed = isStill ? 0 : filtered
+        lastAccepted = reproject(lastAccepted)
+        lastCounted = reproject(lastCounted)
+        stillAnchor = reproject(stillAnchor)
+        previousFiltered = reproject(previousFiltered)
+        filter.position = reproject(filter.position)
+        self.plane = moved
+        return moved.project(fix)
     }
 
-    /// Counts distance along chords between filtered positions rather than fix by fix.
-    ///
-    /// GPS error wanders over tens of seconds; summed over short steps its sideways part adds
-    /// length that was never run (about σ²/2v² of it). Over a chord of `chordLength` metres
-    /// most of that sideways wander cancels. A turn sharper than `maximumTurn` ends the chord
-    /// at the previous position, so corners are not cut.
-    private mutating func countChord(to current: (east: Double, north: Double)) {
-        let chordEast = current.east - lastCounted.east, chordNorth = current.north - lastCounted.north
-        let chord = planarLength(chordEast, chordNorth)
-        if chord >= configuration.chordLength {
-            committed += chord
-            lastCounted = current
-            return
+    /// The first fix after a gap: the straight line across counts when its speed is
+    /// plausible, and the filter starts over there.
+    private mutating func bridgeGap(to fix: GPSFix, at position: PlanePoint, elapsed: Double, noise: Double) -> Outcome {
+        let from = isStill ? stillAnchor : filter.position
+        let across = from.distance(to: position)
+        guard across <= configuration.maximumGapSpeed * elapsed else { return reject(fix) }
+        lastFixTime = fix.time
+        if let before = lastAcceptedFix {
+            provisionalBridge = ProvisionalBridge(metersBefore: committed, from: before)
         }
-        guard chord > 5 else { return }
-        let dot = chordEast * filter.velocityEast + chordNorth * filter.velocityNorth
-        if dot < cosineOfMaximumTurn * chord * filter.speed {
-            committed += planarLength(previousFiltered.east - lastCounted.east, previousFiltered.north - lastCounted.north)
-            lastCounted = previousFiltered
+        lastAcceptedFix = fix
+        // A pause where the runner barely moved is standing still, not distance; while
+        // standing still, only leaving the still circle counts, as without a gap.
+        if across > (isStill ? configuration.stillRadius : 2 * noise) {
+            committed += across
+            isStill = false
+            lastCounted = position
+        } else if !isStill {
+            isStill = true
+            stillAnchor = from
         }
+        filter.restart(at: position, noise: noise)
+        lastAccepted = position
+        lastAcceptedTime = fix.time
+        previousFiltered = position
+        rejectedRun.removeAll()
+        previousDopplerSpeed = fix.dopplerSpeed
+        movingEvidence = 0
+        speed = 0
+        return .bridgedGap
     }
 
     private mutating func start(at fix: GPSFix, noise: Double) {
         let plane = LocalTangentPlane(originLatitude: fix.latitude, originLongitude: fix.longitude)
         self.plane = plane
-        filter.restart(east: 0, north: 0, noise: noise)
+        filter.restart(at: .origin, noise: noise)
         lastFixTime = fix.time
-        lastAccepted = (0, 0, fix.time)
+        lastAccepted = .origin
+        lastAcceptedTime = fix.time
         lastAcceptedFix = fix
-        lastCounted = (0, 0)
-        previousFiltered = (0, 0)
-        stillAnchor = (0, 0)
+        lastCounted = .origin
+        previousFiltered = .origin
+        stillAnchor = .origin
+        previousDopplerSpeed = fix.dopplerSpeed
         isStill = true
-    }
-
-    /// Handles a fix that failed the implied-speed check.
-    ///
-    /// Single spikes are dropped. But when `maximumConsecutiveRejections` fixes in a row agree
-    /// with each other, it is the reference that was wrong (a bad fix right after a gap, or a
-    /// receiver that jumped and stayed): the tracker restarts at the first of them. The
-    /// straight line to there counts when it is plausible, measured from before a gap bridged
-    /// just before, since such a bridge may have ended on a bad fix.
-    private mutating func reject(_ fix: GPSFix) -> Outcome {
-        if let last = rejectedRun.last, let plane {
-            let a = plane.project(latitude: last.latitude, longitude: last.longitude)
-            let b = plane.project(latitude: fix.latitude, longitude: fix.longitude)
-            let consistent = planarLength(b.east - a.east, b.north - a.north)
-                <= configuration.maximumSpeed * (fix.time - last.time)
-            if !consistent { rejectedRun.removeAll() }
-        }
-        rejectedRun.append(fix)
-        guard rejectedRun.count >= configuration.maximumConsecutiveRejections, let plane else {
-            return .outlier
-        }
-        let run = rejectedRun
-        rejectedRun.removeAll()
-        if let bridge = provisionalBridge {
-            committed = bridge.metersBefore
-            let from = plane.project(latitude: bridge.from.latitude, longitude: bridge.from.longitude)
-            lastCounted = from
-            lastAccepted = (from.east, from.north, bridge.from.time)
-        }
-        let first = run[0]
-        let start = plane.project(latitude: first.latitude, longitude: first.longitude)
-        let across = planarLength(start.east - lastCounted.east, start.north - lastCounted.north)
-        if across <= configuration.maximumGapSpeed * (first.time - lastAccepted.time) {
-            committed += across
-        }
-        let noise = max(first.horizontalAccuracy ?? configuration.assumedAccuracy, 1)
-        filter.restart(east: start.east, north: start.north, noise: noise)
-        lastAccepted = (start.east, start.north, first.time)
-        lastCounted = start
-        previousFiltered = start
-        stillAnchor = start
-        isStill = false
-        provisionalBridge = nil
-        speed = 0
-        // Replay the rest of the run through the filter as ordinary fixes.
-        for later in run.dropFirst() {
-            let position = plane.project(latitude: later.latitude, longitude: later.longitude)
-            filter.predict(by: later.time - lastAccepted.time, accelerationNoise: configuration.accelerationNoise)
-            filter.correct(
-                east: position.east, north: position.north,
-                noise: max(later.horizontalAccuracy ?? configuration.assumedAccuracy, 1))
-            lastAccepted = (position.east, position.north, later.time)
-            accumulate(deviceSpeed: later.speed)
-        }
-        lastAcceptedFix = run.last
-        lastFixTime = fix.time
-        return .restarted
     }
 }

@@ -28,3 +28,11 @@ public struct GPSFix: Hashable, Sendable, Codable {
         latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= 180
     }
 }
+
+extension GPSFix {
+    /// The device's speed when it is a usable one (CoreLocation reports -1 for none).
+    var dopplerSpeed: Double? {
+        guard let speed, speed.isFinite, speed >= 0 else { return nil }
+        return speed
+    }
+}

@@ -20,17 +20,30 @@ struct LocalTangentPlane: Sendable, Codable, Equatable {
         metersPerDegreeEast = primeVertical * max(cos(originLatitude * radians), 1e-9) * radians
     }
 
-    func project(latitude: Double, longitude: Double) -> (east: Double, north: Double) {
+    func project(latitude: Double, longitude: Double) -> PlanePoint {
         var deltaLongitude = longitude - originLongitude
         if deltaLongitude > 180 { deltaLongitude -= 360 } else if deltaLongitude < -180 { deltaLongitude += 360 }
-        return (deltaLongitude * metersPerDegreeEast, (latitude - originLatitude) * metersPerDegreeNorth)
+        return PlanePoint(east: deltaLongitude * metersPerDegreeEast, north: (latitude - originLatitude) * metersPerDegreeNorth)
     }
+
+    func project(_ fix: GPSFix) -> PlanePoint { project(latitude: fix.latitude, longitude: fix.longitude) }
 
     func unproject(east: Double, north: Double) -> (latitude: Double, longitude: Double) {
         var longitude = originLongitude + east / metersPerDegreeEast
         if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
         return (originLatitude + north / metersPerDegreeNorth, longitude)
     }
+}
+
+/// A point in the plane, metres east and north of its origin. A struct rather than a tuple so
+/// that the tracker's state is `Codable`.
+struct PlanePoint: Sendable, Codable, Equatable {
+    var east: Double
+    var north: Double
+
+    static let origin = PlanePoint(east: 0, north: 0)
+
+    func distance(to other: PlanePoint) -> Double { planarLength(other.east - east, other.north - north) }
 }
 
 /// The length of a vector in the plane; `sqrt` of the squares, which is all the range

@@ -23,9 +23,18 @@ extension PlaybackScheduler {
         case resume(time: Double)
         /// The run is over: every message not yet played plays now, in marker order.
         case runFinished(time: Double)
-        /// Time passes without a new distance, for example when the minimum gap after a
-        /// message ends between two fixes (see `wakeUpTime`).
+        /// Time passes without a new distance: the host's timer for `Answer.nextWakeUp` fired
+        /// (the minimum gap after a message ended, or a marker fell due, between two fixes).
         case tick(time: Double)
+
+        /// When the event happened.
+        public var time: Double {
+            switch self {
+            case .distanceUpdate(let time, _), .playbackFinished(_, let time), .pause(let time), .resume(let time),
+                .runFinished(let time), .tick(let time):
+                return time
+            }
+        }
     }
 
     /// Why a message starts.
@@ -45,6 +54,22 @@ extension PlaybackScheduler {
         case play(id: String, reason: PlayReason)
     }
 
+    /// The scheduler's answer to one event.
+    public struct Answer: Sendable, Equatable {
+        /// The message to start now, if any.
+        public var action: Action?
+        /// When to send a `tick` if no other event comes first: the minimum gap after a
+        /// message ends then and a message is waiting for it, or the next marker falls due
+        /// then at the current pace. Nil when no timer is needed; a later answer replaces the
+        /// time, so the host keeps one timer, set to the latest.
+        public var nextWakeUp: Double?
+
+        public init(action: Action? = nil, nextWakeUp: Double? = nil) {
+            self.action = action
+            self.nextWakeUp = nextWakeUp
+        }
+    }
+
     /// Timing rules, with their defaults.
     public struct Configuration: Sendable, Codable, Equatable {
         /// A message becomes due this many seconds early, at the current pace, so that it can
@@ -58,10 +83,10 @@ extension PlaybackScheduler {
         public var plannedDistance: Double?
         /// Time constant of the pace estimate used for the lead, seconds. Default 10 s.
         public var speedTimeConstant: Double
-        /// Also lead by half the usual time between distance updates, so a message starts
-        /// when its marker is nearer to this update than to the next: with a watch's 4 s
-        /// "smart recording" that halves the worst lateness. Intervals longer than 10 s are
-        /// gaps and do not count. Default true.
+        /// Between distance updates, reckon the distance on at the current pace (for 1.5 usual
+        /// update intervals at most) and ask to be woken when the next marker falls due: with
+        /// a fix every 15 s at 6.5 m/s, a message then starts at its marker rather than up to
+        /// 100 m past it. Intervals longer than 20 s are gaps, not usual. Default true.
         public var anticipatesNextUpdate: Bool
 
         public init(
@@ -97,15 +122,15 @@ extension PlaybackScheduler {
         public var meters = 0.0
         /// Smoothed speed in m/s, for the lead.
         public var speed = 0.0
-        /// Smoothed seconds between distance updates (gaps excluded), for the lead.
+        /// Smoothed seconds between distance updates (gaps excluded), for reckoning ahead.
         public var updateInterval: Double?
         /// The latest time of any event.
         public var time: Double?
         /// The time of the latest distance update: speed is measured between updates only.
         public var updateTime: Double?
         /// Metres plus lead distance at the previous event: a message due by then and not yet
-        /// playing is catching up.
-        public var previousReach = -Double.infinity
+        /// playing is catching up. Finite before the first event (not -∞), so JSON holds it.
+        public var previousReach = -Double.greatestFiniteMagnitude
     }
 
     /// The scheduler's phase. Pausing and ending keep the progress.

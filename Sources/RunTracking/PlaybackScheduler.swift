@@ -2,9 +2,16 @@ import Foundation
 
 /// Decides which friend's message plays when: a pure state machine, events in, actions out.
 ///
+/// Every answer also says when the scheduler next needs to hear from the host if nothing
+/// else happens (`Answer.nextWakeUp`): the host keeps one timer for that time and sends a
+/// `tick` when it fires, as hummingbird's connection state machine returns
+/// `.scheduleTimeout(deadline:)`. No host polls the scheduler.
+///
 /// Rules:
 /// - A message is due when the distance reaches its resolved marker minus the lead distance
-///   (`leadSeconds`, plus half the usual update interval, at the current speed).
+///   (`leadSeconds` at the current speed). Between distance updates the scheduler reckons
+///   the distance on at the current pace, for one usual update interval at most, and asks to
+///   be woken when a marker falls due then.
 /// - One message plays at a time, with `minimumGapSeconds` of silence between two.
 /// - Due messages play in marker order; equal markers in the order they were given.
 /// - Every message plays exactly once; none is dropped. Markers passed while another plays,
@@ -45,21 +52,24 @@ public struct PlaybackScheduler: Sendable, Codable, Equatable {
         self.state = .running(Progress())
     }
 
-    /// Feeds one event; returns the message to start, if any.
-    public mutating func handle(_ event: Event) -> Action? {
+    /// Feeds one event; returns the message to start, if any, and when to wake the scheduler
+    /// up next.
+    public mutating func handle(_ event: Event) -> Answer {
+        let action: Action?
         switch event {
-        case .distanceUpdate(let time, let meters): return distanceUpdated(time: time, meters: meters)
-        case .playbackFinished(let id, let time): return playbackFinished(id: id, time: time)
-        case .pause(let time): return paused(time: time)
-        case .resume(let time): return resumed(time: time)
-        case .runFinished(let time): return runFinished(time: time)
-        case .tick(let time): return ticked(time: time)
+        case .distanceUpdate(let time, let meters): action = distanceUpdated(time: time, meters: meters)
+        case .playbackFinished(let id, let time): action = playbackFinished(id: id, time: time)
+        case .pause(let time): action = paused(time: time)
+        case .resume(let time): action = resumed(time: time)
+        case .runFinished(let time): action = runFinished(time: time)
+        case .tick(let time): action = ticked(time: time)
         }
+        return Answer(action: action, nextWakeUp: wakeUpTime)
     }
 
     // MARK: - Events
 
-    public mutating func distanceUpdated(time: Double, meters: Double) -> Action? {
+    private mutating func distanceUpdated(time: Double, meters: Double) -> Action? {
         switch state {
         case .running(var progress):
             progress.advance(to: time, meters: meters, configuration: configuration)
@@ -83,7 +93,7 @@ public struct PlaybackScheduler: Sendable, Codable, Equatable {
         }
     }
 
-    public mutating func playbackFinished(id: String, time: Double) -> Action? {
+    private mutating func playbackFinished(id: String, time: Double) -> Action? {
         var progress = state.progress
         // A stale or unknown id changes nothing: the host may report twice.
         guard progress.playing == id else { return nil }
@@ -93,12 +103,12 @@ public struct PlaybackScheduler: Sendable, Codable, Equatable {
         return resumeAfterChange(progress, time: time)
     }
 
-    public mutating func paused(time: Double) -> Action? {
+    private mutating func paused(time: Double) -> Action? {
         if case .running(let progress) = state { state = .paused(progress) }
         return nil
     }
 
-    public mutating func resumed(time: Double) -> Action? {
+    private mutating func resumed(time: Double) -> Action? {
         guard case .paused(var progress) = state else { return nil }
         progress.time = max(progress.time ?? time, time)
         state = .running(progress)
@@ -106,13 +116,13 @@ public struct PlaybackScheduler: Sendable, Codable, Equatable {
     }
 
     /// Ends the run; a paused run ends too, since the runner now has time to listen.
-    public mutating func runFinished(time: Double) -> Action? {
+    private mutating func runFinished(time: Double) -> Action? {
         var progress = state.progress
         progress.time = max(progress.time ?? time, time)
         return finish(progress, time: time)
     }
 
-    public mutating func ticked(time: Double) -> Action? {
+    private mutating func ticked(time: Double) -> Action? {
         var progress = state.progress
         progress.time = max(progress.time ?? time, time)
         return resumeAfterChange(progress, time: time)
@@ -120,18 +130,34 @@ public struct PlaybackScheduler: Sendable, Codable, Equatable {
 
     // MARK: - Queries
 
-    /// When the next message could start if nothing else happens (the minimum gap ends), so
-    /// the host can send a `tick` then. Nil when nothing is waiting for the gap.
-    public var wakeUpTime: Double? {
+    /// When the next message could start if nothing else happens: the minimum gap after the
+    /// last one ends, or, at the current pace, its marker is reached before the next distance
+    /// update is due. Nil when nothing is waiting. Hosts read it from every `Answer`; a host
+    /// that restores a saved scheduler sends a `tick` with the time now, and the answer says.
+    private var wakeUpTime: Double? {
         let progress = state.progress
-        guard progress.playing == nil, progress.nextIndex < queue.count, let last = progress.lastFinish else {
+        guard progress.playing == nil, progress.nextIndex < queue.count else { return nil }
+        let now = progress.time ?? -.infinity
+        let ready = progress.lastFinish.map { $0 + configuration.minimumGapSeconds } ?? -.infinity
+        switch state {
+        case .paused:
             return nil
+        case .ended:
+            return ready > now ? ready : nil
+        case .running:
+            let entry = queue[progress.nextIndex]
+            if isDue(entry, progress, at: now) { return ready > now ? ready : nil }
+            guard let due = predictedDueTime(entry, progress), due > now else { return nil }
+            return max(due, ready)
         }
-        if case .paused = state { return nil }
-        let ready = last + configuration.minimumGapSeconds
-        guard ready > (progress.time ?? -.infinity) else { return nil }
-        let isEnded: Bool = { if case .ended = state { return true }; return false }()
-        return isEnded || isDue(queue[progress.nextIndex], progress) ? ready : nil
+    }
+
+    /// The distance the scheduler reckons the runner has covered at `time`, which is what it
+    /// judges markers by: the latest distance update, carried on at the current pace for at
+    /// most 1.5 usual update intervals (with `anticipatesNextUpdate`; else the latest update).
+    public func reckonedMeters(at time: Double) -> Double {
+        guard case .running = state else { return state.progress.meters }
+        return projectedMeters(state.progress, at: time)
     }
 
     /// Ids of the messages that have started, in order.
@@ -172,21 +198,48 @@ public struct PlaybackScheduler: Sendable, Codable, Equatable {
     }
 
     private func leadMeters(_ progress: Progress) -> Double {
-        let anticipation = configuration.anticipatesNextUpdate ? (progress.updateInterval ?? 0) / 2 : 0
-        return (configuration.leadSeconds + anticipation) * progress.speed
+        configuration.leadSeconds * progress.speed
     }
 
-    private func isDue(_ entry: Entry, _ progress: Progress) -> Bool {
-        progress.meters + leadMeters(progress) >= entry.meters
+    private func projectedMeters(_ progress: Progress, at time: Double) -> Double {
+        guard configuration.anticipatesNextUpdate, let updateTime = progress.updateTime,
+              let interval = progress.updateInterval, time > updateTime
+        else { return progress.meters }
+        return progress.meters + progress.speed * min(time - updateTime, Self.reckoningSpan * interval)
+    }
+
+    /// How far ahead the distance is reckoned, in usual update intervals: a little more than
+    /// one, since intervals vary (smart recording sends fixes 1 to 15 s apart).
+    static let reckoningSpan = 1.5
+
+    private func isDue(_ entry: Entry, _ progress: Progress, at time: Double) -> Bool {
+        projectedMeters(progress, at: time) + leadMeters(progress) >= entry.meters
+    }
+
+    /// When `entry` becomes due at the current pace, if that is before the next distance
+    /// update is expected: the scheduler then asks to be woken at that moment, so a message
+    /// starts at its marker even when fixes are 15 s (100 m) apart.
+    private func predictedDueTime(_ entry: Entry, _ progress: Progress) -> Double? {
+        guard configuration.anticipatesNextUpdate, progress.speed > 0, let updateTime = progress.updateTime,
+              let interval = progress.updateInterval
+        else { return nil }
+        let seconds = (entry.meters - leadMeters(progress) - progress.meters) / progress.speed
+        guard seconds <= Self.reckoningSpan * interval else { return nil }
+        // The first moment that really is due, whatever the rounding of the division.
+        var time = updateTime + seconds
+        while !isDue(entry, progress, at: time), time < updateTime + Self.reckoningSpan * interval { time = time.nextUp }
+        return time
     }
 
     /// Starts the head of the queue when nothing plays, the gap has passed and it is due.
     private func startNext(_ progress: inout Progress, time: Double, ended: Bool) -> Action? {
-        defer { progress.previousReach = progress.meters + leadMeters(progress) }
+        // Once the run has ended there is nothing to reckon ahead: every message left is due.
+        let reckoned = ended ? progress.meters : projectedMeters(progress, at: time)
+        defer { progress.previousReach = reckoned + leadMeters(progress) }
         guard progress.playing == nil, progress.nextIndex < queue.count else { return nil }
         if let last = progress.lastFinish, time < last + configuration.minimumGapSeconds { return nil }
         let entry = queue[progress.nextIndex]
-        let due = isDue(entry, progress)
+        let due = reckoned + leadMeters(progress) >= entry.meters
         guard due || ended else { return nil }
         let reason: PlayReason =
             !due ? .runEnded : progress.previousReach >= entry.meters ? .catchingUp : .markerReached
@@ -207,7 +260,9 @@ extension PlaybackScheduler.Progress {
             // an exp() per fix.
             let weight = elapsed / (max(configuration.speedTimeConstant, 0) + elapsed)
             speed += weight * (instant - speed)
-            if elapsed <= 10 {
+            // Watches' smart recording and phones saving battery report every 1 to 15 s;
+            // longer is a gap.
+            if elapsed <= 20 {
                 updateInterval = updateInterval.map { $0 + 0.2 * (elapsed - $0) } ?? elapsed
             }
         }

@@ -10,13 +10,10 @@ public enum ServerLauncher {
     public static func serve(
         location: StoreLocation, host: String, port: Int, workers: Int,
         processor: any MessageProcessor, api apiConfiguration: APIConfiguration,
-        queue: QueueConfiguration, hooks: TestHooks, logger: Logger
+        queue: QueueConfiguration, logger: Logger
     ) async throws {
-        let (store, storeServices) = try await location.open(logger: logger)
+        let store = try location.open(logger: logger)
         let metrics = ServerMetrics()
-        let pool = WorkerPool(
-            store: store, processor: processor, configuration: queue, concurrency: workers,
-            metrics: metrics, hooks: hooks, logger: logger)
         let router = VoicemsgAPI(store: store, metrics: metrics, configuration: apiConfiguration)
             .makeRouter()
         let where_ = store.location
@@ -30,32 +27,64 @@ public enum ServerLauncher {
             },
             logger: logger)
         // With no workers, this server only takes uploads; `voicemsg worker` processes elsewhere.
-        let workerServices: [any Service] = workers > 0 ? [pool] : []
-        try await runGroup(storeServices + workerServices + [app], logger: logger, grace: queue.shutdownGraceSeconds)
+        var users: [any Service] = []
+        if workers > 0 {
+            users.append(
+                WorkerPool(
+                    store: store, processor: processor, configuration: queue, concurrency: workers,
+                    metrics: metrics, logger: logger))
+        }
+        users.append(app)
+        try await runGroup(store: store, users: users, logger: logger, grace: queue.shutdownGraceSeconds)
     }
 
-    /// Runs `concurrency` workers against a shared database until a signal.
+    /// Runs `concurrency` workers against `location` until a signal. The `worker` command gives a
+    /// shared PostgreSQL database; the tests' faulty worker also runs on a SQLite folder.
     public static func work(
         location: StoreLocation, concurrency: Int, processor: any MessageProcessor,
-        queue: QueueConfiguration, hooks: TestHooks, logger: Logger
+        queue: QueueConfiguration, logger: Logger
     ) async throws {
-        let (store, storeServices) = try await location.open(logger: logger)
+        let store = try location.open(logger: logger)
         let pool = WorkerPool(
             store: store, processor: processor, configuration: queue, concurrency: concurrency,
-            metrics: ServerMetrics(), hooks: hooks, logger: logger)
-        logger.notice("voicemsg worker \(pool.name): data in \(store.location); \(max(1, concurrency)) workers")
-        try await runGroup(storeServices + [pool], logger: logger, grace: queue.shutdownGraceSeconds)
+            metrics: ServerMetrics(), logger: logger)
+        try await runGroup(store: store, users: [pool], logger: logger, grace: queue.shutdownGraceSeconds) {
+            logger.notice("voicemsg worker \(pool.name): data in \(store.location); \(max(1, concurrency)) workers")
+        }
     }
 
+    /// Runs the store's services, then, once the schema is migrated, the services that use it.
     /// Services stop in reverse order: the HTTP server first, then the workers (which release
-    /// their jobs), then the database connections they needed to do so.
-    static func runGroup(_ services: [any Service], logger: Logger, grace: Double) async throws {
+    /// their jobs), then the listener and the database connections they needed to do so.
+    static func runGroup(
+        store: Store, users: [any Service], logger: Logger, grace: Double,
+        onMigrated: @escaping @Sendable () -> Void = {}
+    ) async throws {
+        let afterMigration = AfterMigration(store: store, services: users, logger: logger, onMigrated: onMigrated)
         var configuration = ServiceGroupConfiguration(
-            services: services.map { .init(service: $0) },
+            services: (store.services + [afterMigration]).map { .init(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
         // A backstop well after the workers' own grace period and release.
         configuration.maximumGracefulShutdownDuration = .seconds(grace + 30)
         try await ServiceGroup(configuration: configuration).run()
+    }
+}
+
+/// Migrates the store, then runs the services that use it as a group of their own, so that none
+/// of them sees an old schema. It runs after the store's own services in the process's group: the
+/// database connections are there to migrate with, and they outlive everything that uses them.
+struct AfterMigration: Service {
+    let store: Store
+    let services: [any Service]
+    let logger: Logger
+    let onMigrated: @Sendable () -> Void
+
+    func run() async throws {
+        try await store.migrate()
+        onMigrated()
+        try await ServiceGroup(
+            configuration: .init(services: services.map { .init(service: $0) }, logger: logger)
+        ).run()
     }
 }

@@ -18,9 +18,6 @@ struct QueueOptions: ParsableArguments {
     @Option(help: "Seconds jobs in flight may take to finish after SIGTERM or SIGINT.")
     var shutdownGraceSeconds: Double = 20
 
-    @Option(help: .hidden)
-    var processor: String = "pipeline"
-
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel: String = "info"
 
@@ -28,15 +25,7 @@ struct QueueOptions: ParsableArguments {
         guard leaseSeconds > 0, pollSeconds > 0, retryBaseSeconds >= 0, shutdownGraceSeconds >= 0 else {
             throw ValidationError("times must be positive")
         }
-        guard ["pipeline", "noop"].contains(processor) else {
-            throw ValidationError("--processor must be pipeline or noop")
-        }
         guard maxAttempts >= 1 else { throw ValidationError("--max-attempts must be at least 1") }
-    }
-
-    /// `noop` skips audio work: for the queue bench and the crash tests only.
-    var messageProcessor: any MessageProcessor {
-        processor == "noop" ? NoopMessageProcessor() : PipelineMessageProcessor()
     }
 
     var configuration: QueueConfiguration {

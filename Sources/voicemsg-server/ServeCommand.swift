@@ -51,8 +51,8 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await ServerLauncher.serve(
                 location: StoreLocation(dataDirectory: dataDir, databaseURL: database),
-                host: host, port: port, workers: workerCount, processor: queue.messageProcessor,
-                api: api, queue: queue.configuration, hooks: .fromEnvironment(), logger: logger)
+                host: host, port: port, workers: workerCount, processor: PipelineMessageProcessor(),
+                api: api, queue: queue.configuration, logger: logger)
         } catch let error as StoreError {
             throw ValidationError(error.description)
         }

@@ -34,8 +34,7 @@ struct WorkerCommand: AsyncParsableCommand {
             try await ServerLauncher.work(
                 location: .postgres(url: database),
                 concurrency: concurrency ?? ProcessInfo.processInfo.activeProcessorCount,
-                processor: queue.messageProcessor, queue: queue.configuration,
-                hooks: .fromEnvironment(), logger: logger)
+                processor: PipelineMessageProcessor(), queue: queue.configuration, logger: logger)
         } catch let error as StoreError {
             throw ValidationError(error.description)
         }

@@ -1,47 +1,65 @@
 import AudioPipeline
 import ArgumentParser
+import Foundation
 
-/// The pipeline's settings that `encode` exposes; each default is the library's.
+/// The pipeline's settings that `encode` exposes. Every default and every range is the
+/// library's own, read from its configuration structs, so `--help` cannot drift from them.
 struct AudioOptions: ParsableArguments {
+    private static let defaults = PipelineConfiguration()
+    private typealias Normalizing = Normalizer.Configuration
+    private typealias Encoding = OpusEncoder.Configuration
+
     @Option(parsing: .unconditional, help: "Target integrated loudness, LUFS (negative numbers need no '=').")
-    var targetLufs: Double = -16
+    var targetLufs: Double = defaults.normalizer.targetLoudness
 
     @Option(parsing: .unconditional, help: "True-peak ceiling of the decoded output, dBTP.")
-    var truePeak: Double = -1
+    var truePeak: Double = defaults.normalizer.truePeakCeiling
 
     @Option(help: "The most gain applied, dB.")
-    var maxGain: Double = 42
+    var maxGain: Double = defaults.normalizer.maximumGain
 
     @Option(help: "Opus bitrate, kb/s.")
-    var bitrate: Double = 24
+    var bitrate: Double = Double(defaults.encoder.bitrate) / 1000
 
-    @Option(help: "Opus complexity, 0-10 (below 7 libopus skips its speech analysis).")
-    var complexity: Int = 10
+    @Option(help: "Opus complexity, \(Encoding.complexities.lowerBound)-\(Encoding.complexities.upperBound) (below 7 libopus skips its speech analysis).")
+    var complexity: Int = defaults.encoder.complexity
 
-    @Option(help: "Opus frame duration, ms: 10, 20, 40 or 60.")
-    var frameMs: Int = 20
+    @Option(help: "Opus frame duration, ms: \(AudioOptions.list(Encoding.frameDurations)).")
+    var frameMs: Int = defaults.encoder.frameMilliseconds
 
     @Option(help: "Silence kept before the speech, ms.")
-    var padBefore: Double = 150
+    var padBefore: Double = defaults.trimmer.paddingBefore * 1000
 
     @Option(help: "Silence kept after the speech, ms.")
-    var padAfter: Double = 300
+    var padAfter: Double = defaults.trimmer.paddingAfter * 1000
 
     @Option(help: "How far above the noise floor speech must rise to start, dB.")
-    var speechThreshold: Double?
+    var speechThreshold: Double = defaults.trimmer.enterThreshold
 
     @Option(help: "The shortest burst that counts as speech, ms.")
-    var minSpeech: Double?
+    var minSpeech: Double = defaults.trimmer.minimumSpeechDuration * 1000
 
     @Option(help: "High-pass cutoff that removes rumble, Hz (0 disables).")
-    var highpass: Double = 75
+    var highpass: Double = defaults.conditioner.highPassHz
 
     func validate() throws {
-        guard (-70.0 ... -5.0).contains(targetLufs) else { throw ValidationError("--target-lufs must be within -70...-5.") }
-        guard (-20.0...0.0).contains(truePeak) else { throw ValidationError("--true-peak must be within -20...0 dBTP.") }
-        guard (6.0...510.0).contains(bitrate) else { throw ValidationError("--bitrate must be within 6...510 kb/s.") }
-        guard (0...10).contains(complexity) else { throw ValidationError("--complexity must be within 0...10.") }
-        guard [10, 20, 40, 60].contains(frameMs) else { throw ValidationError("--frame-ms must be 10, 20, 40 or 60.") }
+        let loudness = Normalizing.targetLoudnessRange, ceiling = Normalizing.truePeakCeilingRange
+        let bitrates = Encoding.bitrates, complexities = Encoding.complexities
+        guard loudness.contains(targetLufs) else {
+            throw ValidationError("--target-lufs must be within \(Self.number(loudness.lowerBound))...\(Self.number(loudness.upperBound)).")
+        }
+        guard ceiling.contains(truePeak) else {
+            throw ValidationError("--true-peak must be within \(Self.number(ceiling.lowerBound))...\(Self.number(ceiling.upperBound)) dBTP.")
+        }
+        guard (Double(bitrates.lowerBound) / 1000...Double(bitrates.upperBound) / 1000).contains(bitrate) else {
+            throw ValidationError("--bitrate must be within \(bitrates.lowerBound / 1000)...\(bitrates.upperBound / 1000) kb/s.")
+        }
+        guard complexities.contains(complexity) else {
+            throw ValidationError("--complexity must be within \(complexities.lowerBound)...\(complexities.upperBound).")
+        }
+        guard Encoding.frameDurations.contains(frameMs) else {
+            throw ValidationError("--frame-ms must be \(Self.list(Encoding.frameDurations)).")
+        }
         guard padBefore >= 0, padAfter >= 0 else { throw ValidationError("Padding cannot be negative.") }
         guard maxGain >= 0 else { throw ValidationError("--max-gain cannot be negative.") }
     }
@@ -56,9 +74,17 @@ struct AudioOptions: ParsableArguments {
         configuration.encoder.frameMilliseconds = frameMs
         configuration.trimmer.paddingBefore = padBefore / 1000
         configuration.trimmer.paddingAfter = padAfter / 1000
-        if let speechThreshold { configuration.trimmer.enterThreshold = speechThreshold }
-        if let minSpeech { configuration.trimmer.minimumSpeechDuration = minSpeech / 1000 }
+        configuration.trimmer.enterThreshold = speechThreshold
+        configuration.trimmer.minimumSpeechDuration = minSpeech / 1000
         configuration.conditioner.highPassHz = highpass
         return configuration
+    }
+
+    /// "-70", "-5", "0.5": a bound as people write it.
+    private static func number(_ value: Double) -> String { String(format: "%g", value) }
+
+    /// "10, 20, 40 or 60".
+    private static func list(_ values: [Int]) -> String {
+        values.dropLast().map(String.init).joined(separator: ", ") + " or \(values.last!)"
     }
 }

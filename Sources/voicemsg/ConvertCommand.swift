@@ -24,23 +24,26 @@ struct ConvertCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard OpusFileFormat(pathExtension: URL(fileURLWithPath: output).pathExtension) != nil else {
+        guard OpusContainer(pathExtension: URL(fileURLWithPath: output).pathExtension) != nil else {
             throw ValidationError("\(output): unknown output extension; use .caf, .opus, .ogg or .oga")
         }
     }
 
+    /// What `convert --json` prints: both files, and the stream they share. Built once, never
+    /// changed.
     struct Summary: Codable {
-        var input: String
-        var output: String
-        var from: OpusFileFormat
-        var to: OpusFileFormat
-        var channelCount: Int
-        var preSkip: Int
-        var validSampleCount: Int64
-        var durationSeconds: Double
-        var packetCount: Int
-        var bytes: Int
-        var tags: [String: String]
+        let input, output: String
+        let from, to: OpusContainer
+        let channelCount: Int
+        /// Samples at 48 kHz the decoder drops at the start, as both containers say.
+        let preSkip: Int
+        /// The message's exact length in samples at 48 kHz.
+        let validSampleCount: Int64
+        let durationSeconds: Double
+        let packetCount: Int
+        /// The output file's size.
+        let bytes: Int
+        let tags: [String: String]
     }
 
     func run() throws {
@@ -55,13 +58,13 @@ struct ConvertCommand: ParsableCommand {
     }
 
     private func convert() throws -> Summary {
-        let target = OpusFileFormat(pathExtension: URL(fileURLWithPath: output).pathExtension)!
+        let target = OpusContainer(pathExtension: URL(fileURLWithPath: output).pathExtension)!
         guard let bytes = FileManager.default.contents(atPath: input) else {
             throw AudioPipelineError(.io, "cannot be read (missing, a folder, or no permission)", source: input)
         }
-        let stream: OpusStream, source: OpusFileFormat
+        let stream: OpusStream, source: OpusContainer
         do {
-            (stream, source) = try OpusFileFormat.read(bytes)
+            (stream, source) = try OpusContainer.read(bytes)
         } catch let error as AudioPipelineError {
             throw error.attributed(to: input)
         }

@@ -28,8 +28,9 @@ struct EncodeCommand: AsyncParsableCommand {
     @Option(help: "Write each output here, named after its input with the container's extension.")
     var outputDir: String?
 
-    @Option(parsing: .unconditional, help: "Where on the run the message plays, e.g. 5km, halfway, finish-1km.")
-    var marker: String
+    @Option(parsing: .unconditional, help: "Where on the run the message plays, e.g. 5km, halfway, finish-1km.",
+            transform: DistanceMarker.init(parsing:))
+    var marker: DistanceMarker
 
     @Option(help: "Who the message is from (also written as ARTIST).")
     var sender: String?
@@ -44,7 +45,7 @@ struct EncodeCommand: AsyncParsableCommand {
     var title: String?
 
     @Option(help: "Container: ogg (Ogg Opus) or caf (Opus in CAF, what AVAudioPlayer plays on iOS).")
-    var format: ContainerFormat = .ogg
+    var format: OpusContainer = .ogg
 
     @OptionGroup(title: "Audio")
     var audio: AudioOptions
@@ -60,20 +61,19 @@ struct EncodeCommand: AsyncParsableCommand {
             throw ValidationError("-o takes one input; use --output-dir for \(inputs.count) inputs.")
         default: break
         }
-        do { _ = try DistanceMarker(parsing: marker) } catch { throw ValidationError("\(error)") }
         try audio.validate()
     }
 
     func run() async throws {
         let metadata = MessageMetadata(
-            marker: try DistanceMarker(parsing: marker), sender: sender, runID: runId,
+            marker: marker, sender: sender, runID: runId,
             messageID: messageId, title: title)
         var configuration = audio.pipelineConfiguration
         // One input leaves cores idle: let the encoder cut a long message into pieces instead.
         if inputs.count == 1 { configuration.encoder.segments = ProcessInfo.processInfo.activeProcessorCount }
         let pipeline = MessagePipeline(configuration: configuration)
         let jobs = inputs.map { ($0, destination(for: $0)) }
-        let progress = Progress(total: jobs.count)
+        var progress = Progress(total: jobs.count)
 
         var reports: [Int: EncodeResult] = [:]
         var failures: [AudioPipelineError] = []
@@ -109,21 +109,17 @@ struct EncodeCommand: AsyncParsableCommand {
     private func destination(for input: String) -> String {
         if let output { return output }
         let base = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
-        return URL(fileURLWithPath: outputDir!).appendingPathComponent(base + "." + format.fileExtension).path
+        return URL(fileURLWithPath: outputDir!).appendingPathComponent(base + "." + format.pathExtension).path
     }
 
     private static func encode(
-        _ input: String, to destination: String, format: ContainerFormat,
+        _ input: String, to destination: String, format: OpusContainer,
         metadata: MessageMetadata, pipeline: MessagePipeline
     ) -> EncodeResult {
         do {
-            var message = try pipeline.process(.file(path: input), metadata: metadata)
-            let bytes = try format.bytes(for: message.stream)
-            try AtomicFile.write(bytes, to: destination)
-            message.report.output.container = format.rawValue
-            message.report.output.bytes = bytes.count
-            message.report.output.bitrate = Double(bytes.count * 8) / max(message.durationSeconds, 1e-9)
-            return EncodeResult(input: input, output: destination, report: message.report, error: nil)
+            let file = try pipeline.process(.file(path: input), metadata: metadata).file(in: format)
+            try AtomicFile.write(file.bytes, to: destination)
+            return EncodeResult(input: input, output: destination, report: file.report, error: nil)
         } catch let error as AudioPipelineError {
             return EncodeResult(input: input, output: destination, report: nil, error: error.attributed(to: input))
         } catch {

@@ -4,9 +4,12 @@ import Foundation
 /// What `inspect` says about one file. The JSON keys are a contract for scripts:
 /// `durationSeconds`, `sampleRate`, `channels`, `integratedLoudness`, `truePeak`, `tags`.
 struct FileReport: Encodable {
+    /// The identification header of an Opus file (RFC 7845 §5.1).
     struct OpusHeader: Encodable {
         var channels: Int
+        /// Samples at 48 kHz the decoder drops at the start.
         var preSkip: Int
+        /// The rate of the recording before encoding; informational only.
         var inputSampleRate: Int
         /// Q7.8 dB, as stored.
         var outputGain: Int
@@ -15,28 +18,34 @@ struct FileReport: Encodable {
         var packets: Int
     }
 
-    struct SpeechSpan: Encodable {
-        var startSeconds: Double
-        var endSeconds: Double
-        var keptStartSeconds: Double
-        var keptEndSeconds: Double
-    }
-
     var file: String
+    /// "Ogg Opus", "Opus in CAF", or libsndfile's name for the format and encoding.
     var format: String
+    /// The container and the codec, named apart, for what FFmpeg decodes (WebM, M4A, AMR, ...).
+    var container: String?
+    var codec: String?
+    /// The file's size.
     var bytes: Int
+    /// The exact length: `sampleCount` samples at `sampleRate`.
     var durationSeconds: Double
     var sampleCount: Int64
     var sampleRate: Int
     var channels: Int
+    /// Bits per second of the whole file, container included; Opus files only.
     var bitrate: Double?
+    /// LUFS, BS.1770-4, all channels; nil for digital silence.
     var integratedLoudness: Double?
+    /// dBTP, 4x oversampled; nil for digital silence.
     var truePeak: Double?
     var tags: [String: String]
     var opus: OpusHeader?
-    var speech: SpeechSpan?
+    /// The span `encode` would keep, for a recording; or why there is none.
+    var speech: MessageReport.Speech?
     var speechError: String?
 
+    /// Measures the file at `path`: an Opus message by decoding its packets, any other
+    /// recording through the pipeline's own decode, resample, condition and trim, streamed as
+    /// `encode` streams it, so the speech span is the one `encode` keeps.
     static func inspect(path: String) throws -> FileReport {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -45,23 +54,29 @@ struct FileReport: Encodable {
         guard !isDirectory.boolValue else {
             throw AudioPipelineError(.io, "is a directory, not an audio file", source: path)
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let file = FileHandle(forReadingAtPath: path) else {
             throw AudioPipelineError(.io, "cannot be read", source: path)
         }
-        let bytes = [UInt8](data)
-        if let container = OpusContainer.detect(bytes) {
-            return try inspectOpus(path: path, bytes: bytes, container: container)
+        let head = (try? file.read(upToCount: OpusContainer.headLength)) ?? nil
+        try? file.close()
+        if let head, let container = OpusContainer(detecting: head) {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw AudioPipelineError(.io, "cannot be read", source: path)
+            }
+            return try inspectOpus(path: path, bytes: [UInt8](data), container: container)
         }
-        return try inspectAudio(path: path, data: data)
+        return try inspectAudio(path: path)
     }
 
     private static func inspectOpus(path: String, bytes: [UInt8], container: OpusContainer) throws -> FileReport {
         let stream = try container.read(bytes)
-        let interleaved = try OpusStreamDecoder.decodeInterleaved(stream)
-        let loudness = try LoudnessMeter.measure(interleaved, channelCount: stream.channelCount, sampleRate: OpusStream.sampleRate)
+        let meter = try LoudnessMeter.Session(
+            channelCount: stream.channelCount, sampleRate: OpusStream.sampleRate, expectedFrames: Int(stream.validSampleCount))
+        try OpusStreamDecoder.decodeInterleaved(stream) { try meter.add($0) }
+        let loudness = try meter.result()
         let duration = stream.durationSeconds
         return FileReport(
-            file: path, format: container.description, bytes: bytes.count,
+            file: path, format: container.description, container: nil, codec: nil, bytes: bytes.count,
             durationSeconds: duration, sampleCount: stream.validSampleCount,
             sampleRate: OpusStream.sampleRate, channels: stream.channelCount,
             bitrate: duration > 0 ? Double(bytes.count * 8) / duration : nil,
@@ -75,41 +90,34 @@ struct FileReport: Encodable {
             speech: nil, speechError: nil)
     }
 
-    private static func inspectAudio(path: String, data: Data) throws -> FileReport {
-        let audio = try AudioDecoder.decode(data: data, name: path, downmix: false)
-        let loudness = try LoudnessMeter.measure(audio.samples, channelCount: audio.isInterleaved ? audio.channelCount : 1, sampleRate: audio.sampleRate)
-
-        // The span `encode` would keep, found the same way `encode` finds it.
-        var speech: SpeechSpan?
+    private static func inspectAudio(path: String) throws -> FileReport {
+        // The source's loudness, all channels, measured from the blocks the pipeline decodes.
+        var declared: SourceFormat?
+        var meter: LoudnessMeter.Session?
+        let scan = try MessagePipeline().scanSpeech(.file(path: path), begin: { declared = $0 }) { block in
+            if meter == nil, let format = declared {
+                meter = try LoudnessMeter.Session(
+                    channelCount: format.channelCount, sampleRate: format.sampleRate, expectedFrames: format.frameCount)
+            }
+            try meter?.add(block)
+        }
+        let loudness = try meter?.result()
+        let source = scan.source
+        var speech: MessageReport.Speech?
         var speechError: String?
-        do {
-            let configuration = PipelineConfiguration()
-            let mono = audio.isInterleaved ? Self.downmix(audio.samples, channels: audio.channelCount) : audio.samples
-            var samples = try Resampler(configuration: configuration.resampler).resample(mono, from: audio.sampleRate)
-            Conditioner(configuration: configuration.conditioner).process(&samples, sampleRate: configuration.resampler.outputRate)
-            let span = try SpeechTrimmer(configuration: configuration.trimmer).measure(samples, sampleRate: configuration.resampler.outputRate)
-            speech = SpeechSpan(
-                startSeconds: span.speechStartSeconds, endSeconds: span.speechEndSeconds,
-                keptStartSeconds: span.keptStartSeconds, keptEndSeconds: span.keptEndSeconds)
-        } catch let error as AudioPipelineError {
+        switch scan.speech {
+        case .success(let span):
+            speech = MessageReport.Speech(span)
+        case .failure(let error):
             speechError = error.message
         }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         return FileReport(
-            file: path, format: audio.format, bytes: data.count,
-            durationSeconds: audio.durationSeconds, sampleCount: Int64(audio.frameCount),
-            sampleRate: audio.sampleRate, channels: audio.channelCount, bitrate: nil,
-            integratedLoudness: loudness.integratedLoudness, truePeak: loudness.truePeak,
+            file: path, format: source.format, container: source.container, codec: source.codec, bytes: size,
+            durationSeconds: source.durationSeconds, sampleCount: Int64(source.frameCount),
+            sampleRate: source.sampleRate, channels: source.channelCount, bitrate: nil,
+            integratedLoudness: loudness?.integratedLoudness, truePeak: loudness?.truePeak,
             tags: [:], opus: nil, speech: speech, speechError: speechError)
-    }
-
-    private static func downmix(_ samples: [Float], channels: Int) -> [Float] {
-        var mono = [Float](repeating: 0, count: samples.count / channels)
-        for frame in mono.indices {
-            var sum: Float = 0
-            for channel in 0..<channels { sum += samples[frame * channels + channel] }
-            mono[frame] = sum / Float(channels)
-        }
-        return mono
     }
 
     /// The human-readable form.
@@ -118,6 +126,7 @@ struct FileReport: Encodable {
             value.map { String(format: "%.2f %@", $0, unit) } ?? "silent"
         }
         var lines = ["\(file)", "  format:     \(format), \(bytes) bytes"]
+        if let container, let codec { lines.append("  container:  \(container), codec \(codec)") }
         lines.append(String(format: "  duration:   %.6f s (%lld samples at %d Hz), %d channel%@",
                             durationSeconds, sampleCount, sampleRate, channels, channels == 1 ? "" : "s"))
         if let bitrate { lines.append(String(format: "  bitrate:    %.1f kb/s", bitrate / 1000)) }

@@ -12,7 +12,9 @@ struct SimulateCommand: AsyncParsableCommand {
             Reads each message's marker, sender and exact duration from the Opus files that \
             `encode` writes, replays the track's fixes through the distance tracker and the \
             playback scheduler, and prints one row per message: where its marker is, when and \
-            where it started, when it ended, and how many metres past its marker the runner was.
+            where it started, when it ended, and how many metres past its marker the runner was: \
+            by the tracker's distance (late m), and along the track's own points (path late m, \
+            the true path when the GPX is a route or a clean track).
             Relative markers (50%, finish, finish-1km) resolve against --planned-distance; \
             without it, the track's own tracked length is the plan.
             """)
@@ -23,11 +25,13 @@ struct SimulateCommand: AsyncParsableCommand {
     @Argument(help: "Opus messages written by `voicemsg encode`.", completion: .file())
     var messages: [String]
 
-    @Option(help: "The run's planned length, such as 10km or 21.1km (default: the track's length).")
-    var plannedDistance: String?
+    @Option(help: "The run's planned length, such as 10km or 21.1km (default: the track's length).",
+            transform: RunDistance.init(parsing:))
+    var plannedDistance: RunDistance?
 
-    @Option(help: "Pace for points without times (routes, some exports), such as 6:00/km.")
-    var pace: String?
+    @Option(help: "Pace for points without times (routes, some exports), such as 6:00/km.",
+            transform: Pace.init(parsing:))
+    var pace: Pace?
 
     @Flag(help: "Print the timeline as JSON on stdout.")
     var json = false
@@ -51,18 +55,8 @@ struct SimulateCommand: AsyncParsableCommand {
     }
 
     private func simulate() throws {
-        let pace = try self.pace.map { try Pace(parsing: $0) }
         let fixes = try GPXReader.read(contentsOfFile: gpx).fixes(pace: pace)
-        let planned: Double
-        if let text = plannedDistance {
-            let marker = try DistanceMarker(parsing: text)
-            guard case .absolute(let meters) = marker, meters > 0 else {
-                throw AudioPipelineError(.invalidMarker, "--planned-distance must be a length such as 10km, not '\(text)'")
-            }
-            planned = meters
-        } else {
-            planned = RunSimulator.trackedDistance(of: fixes)
-        }
+        let planned = plannedDistance?.meters ?? RunSimulator.trackedDistance(of: fixes)
         let loaded = try messages.map { try Self.loadMessage($0, withSamples: mixdown != nil) }
         let timeline = try RunSimulator.simulate(
             fixes: fixes, messages: loaded,
@@ -91,7 +85,7 @@ struct SimulateCommand: AsyncParsableCommand {
                 throw AudioPipelineError(.io, "cannot read the file")
             }
             let bytes = [UInt8](data)
-            guard let container = OpusContainer.detect(bytes) else {
+            guard let container = OpusContainer(detecting: bytes) else {
                 throw AudioPipelineError(.invalidContainer, "not an Opus file written by voicemsg encode")
             }
             let stream = try container.read(bytes)
@@ -102,7 +96,7 @@ struct SimulateCommand: AsyncParsableCommand {
             let samples = withSamples ? try OpusStreamDecoder.decode(stream) : nil
             return RunSimulator.Message(
                 file: (path as NSString).lastPathComponent, sender: stream.tags["SENDER"] ?? stream.tags["ARTIST"],
-                marker: marker, durationSeconds: Double(stream.validSampleCount) / 48_000, samples: samples)
+                marker: marker, durationSeconds: stream.durationSeconds, samples: samples)
         } catch let error as AudioPipelineError {
             throw error.attributed(to: path)
         } catch let error as RunTrackingError {
@@ -121,13 +115,13 @@ struct SimulateCommand: AsyncParsableCommand {
             format: "run: %.0f m in %@; planned %.0f m%@",
             timeline.distanceMeters, clock(timeline.durationSeconds), timeline.plannedDistanceMeters ?? 0,
             plannedFromTrack ? " (the track's length)" : "")]
-        let header = ["file", "sender", "marker", "marker m", "start", "start m", "end", "late m"]
+        let header = ["file", "sender", "marker", "marker m", "start", "start m", "end", "late m", "path late m"]
         var rows = [header]
         for play in timeline.plays {
             rows.append([
                 play.file, play.sender ?? "-", play.marker, String(format: "%.0f", play.markerMeters),
                 clock(play.startSeconds), String(format: "%.0f", play.startMeters), clock(play.endSeconds),
-                String(format: "%+.1f", play.latenessMeters),
+                String(format: "%+.1f", play.latenessMeters), String(format: "%+.1f", play.pathLatenessMeters),
             ])
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }

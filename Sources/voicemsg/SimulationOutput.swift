@@ -1,3 +1,4 @@
+import AudioPipeline
 import Foundation
 import GPXReplay
 
@@ -41,14 +42,20 @@ enum RunTimelineSVG {
             points.append("\(f(x(sample.seconds))),\(f(y(sample.meters)))")
         }
         svg += "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>\n"
+        var placed: [LabelBox] = []
         for (index, play) in timeline.plays.enumerated() {
             let color = ["#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2"][index % 6]
             let spanY = y(play.startMeters)
-            let name = escape("\(play.sender ?? play.file) · \(play.marker)")
+            let text = "\(play.sender ?? play.file) · \(play.marker)"
+            let name = escape(text)
+            let box = LabelBox.place(
+                text, nearX: x(play.startSeconds), baseline: spanY - 8,
+                within: (left: 2, right: width - 2, top: top + 2), avoiding: placed)
+            placed.append(box)
             svg += """
                 <line x1="\(f(left))" y1="\(f(y(play.markerMeters)))" x2="\(f(left + plotWidth))" y2="\(f(y(play.markerMeters)))" stroke="\(color)" stroke-dasharray="4 4" stroke-width="0.7"/>
                 <rect x="\(f(x(play.startSeconds)))" y="\(f(spanY - 5))" width="\(f(max(2, x(play.endSeconds) - x(play.startSeconds))))" height="10" fill="\(color)" fill-opacity="0.7"><title>\(name): \(f(play.startSeconds)) s to \(f(play.endSeconds)) s, \(f(play.latenessMeters)) m late</title></rect>
-                <text x="\(f(x(play.startSeconds)))" y="\(f(spanY - 8))" fill="\(color)">\(name)</text>
+                <text x="\(f(box.x))" y="\(f(box.baseline))" fill="\(color)">\(name)</text>
 
                 """
         }
@@ -70,6 +77,46 @@ enum RunTimelineSVG {
     private static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}
+
+/// Where a message's label goes: beside its span, pulled back inside the plot when it would
+/// run off the right edge, and moved up a line at a time past labels already placed, so that
+/// every label shows in full and none covers another.
+struct LabelBox: Equatable {
+    var x: Double
+    var baseline: Double
+    var width: Double
+
+    /// 11 px sans-serif averages about 0.55 em a character; 0.6 em leaves room for wide ones.
+    static let characterWidth = 6.6
+    static let lineHeight = 13.0
+
+    var top: Double { baseline - Self.lineHeight + 2 }
+    var bottom: Double { baseline + 3 }
+
+    func overlaps(_ other: LabelBox) -> Bool {
+        x < other.x + other.width && other.x < x + width && top < other.bottom && other.top < bottom
+    }
+
+    static func place(
+        _ text: String, nearX: Double, baseline: Double,
+        within bounds: (left: Double, right: Double, top: Double), avoiding placed: [LabelBox]
+    ) -> LabelBox {
+        let width = Double(text.count) * characterWidth
+        let x = max(bounds.left, min(nearX, bounds.right - width))
+        var box = LabelBox(x: x, baseline: max(baseline, bounds.top + lineHeight), width: width)
+        // Up first, where the plot is empty above a rising line; down once the top is reached.
+        var step = -lineHeight
+        while let blocker = placed.first(where: box.overlaps) {
+            if step < 0, box.baseline + step < bounds.top + lineHeight {
+                step = lineHeight
+                box.baseline = blocker.bottom + lineHeight - 2
+            } else {
+                box.baseline += step
+            }
+        }
+        return box
     }
 }
 
@@ -96,7 +143,8 @@ enum RunMixdown {
         static let `default` = Silence.compressed(maximumGapSeconds: 2)
     }
 
-    static let sampleRate = 48_000
+    /// Opus decodes at 48 kHz, and the mixdown keeps the messages as decoded.
+    static let sampleRate = OpusStream.sampleRate
 
     /// Samples of the mixdown; `messages` are those given to `RunSimulator.simulate`, matched
     /// to the plays by file.
@@ -112,9 +160,12 @@ enum RunMixdown {
         var length = 0
         var previousEnd = 0.0  // run seconds where the previous message ended
         for play in timeline.plays {
-            var gap = max(0, play.startSeconds - previousEnd)
-            if case .compressed(let maximum) = silence { gap = min(gap, maximum) }
-            length += Int((gap * rate).rounded())
+            if case .compressed(let maximum) = silence {
+                length += Int((min(max(0, play.startSeconds - previousEnd), maximum) * rate).rounded())
+            } else {
+                // At its own time, which may fall between fixes (a wake-up at its marker).
+                length = max(length, Int((play.startSeconds * rate).rounded()))
+            }
             let samples = byFile[play.file]?.samples
             placements.append((length, samples))
             length += samples?.count ?? Int(((play.endSeconds - play.startSeconds) * rate).rounded())

@@ -9,17 +9,18 @@ struct PlaybackSchedulerTests {
 
     @Test func markersCrossedTogetherAfterAGapAllPlayInOrder() throws {
         var scheduler = try PlaybackScheduler(messages: Self.messages("2km", "1km", "1km", "3km"))
-        #expect(scheduler.handle(.distanceUpdate(time: 0, meters: 0)) == nil)
-        #expect(scheduler.handle(.distanceUpdate(time: 600, meters: 2500)) == .play(id: "m1", reason: .markerReached))
-        #expect(scheduler.handle(.playbackFinished(id: "m1", time: 610)) == nil)  // the 3 s gap
-        #expect(scheduler.wakeUpTime == 613)
-        #expect(scheduler.handle(.tick(time: 613)) == .play(id: "m2", reason: .catchingUp))
-        #expect(scheduler.handle(.playbackFinished(id: "m2", time: 620)) == nil)
-        #expect(scheduler.handle(.distanceUpdate(time: 623, meters: 2510)) == .play(id: "m0", reason: .catchingUp))
-        #expect(scheduler.handle(.playbackFinished(id: "m0", time: 630)) == nil)
-        #expect(scheduler.handle(.distanceUpdate(time: 640, meters: 2540)) == nil)
-        #expect(scheduler.handle(.runFinished(time: 650)) == .play(id: "m3", reason: .runEnded))
-        #expect(scheduler.handle(.playbackFinished(id: "m3", time: 655)) == nil)
+        #expect(scheduler.handle(.distanceUpdate(time: 0, meters: 0)).action == nil)
+        #expect(scheduler.handle(.distanceUpdate(time: 600, meters: 2500)).action == .play(id: "m1", reason: .markerReached))
+        let gap = scheduler.handle(.playbackFinished(id: "m1", time: 610))
+        #expect(gap.action == nil)  // the 3 s gap
+        #expect(gap.nextWakeUp == 613)
+        #expect(scheduler.handle(.tick(time: 613)).action == .play(id: "m2", reason: .catchingUp))
+        #expect(scheduler.handle(.playbackFinished(id: "m2", time: 620)).action == nil)
+        #expect(scheduler.handle(.distanceUpdate(time: 623, meters: 2510)).action == .play(id: "m0", reason: .catchingUp))
+        #expect(scheduler.handle(.playbackFinished(id: "m0", time: 630)).action == nil)
+        #expect(scheduler.handle(.distanceUpdate(time: 640, meters: 2540)).action == nil)
+        #expect(scheduler.handle(.runFinished(time: 650)).action == .play(id: "m3", reason: .runEnded))
+        #expect(scheduler.handle(.playbackFinished(id: "m3", time: 655)).action == nil)
         #expect(scheduler.isComplete)
     }
 
@@ -30,7 +31,7 @@ struct PlaybackSchedulerTests {
         var meters = 0.0
         for second in 0...40 where action == nil {
             meters = Double(second) * 3
-            action = scheduler.handle(.distanceUpdate(time: Double(second), meters: meters))
+            action = scheduler.handle(.distanceUpdate(time: Double(second), meters: meters)).action
         }
         #expect(action == .play(id: "m0", reason: .markerReached))
         #expect(meters == 96)  // the first fix within 2 s at 3 m/s (6 m) of 100 m
@@ -39,9 +40,9 @@ struct PlaybackSchedulerTests {
     @Test func pauseHoldsMessagesUntilResume() throws {
         var scheduler = try PlaybackScheduler(messages: Self.messages("50m"))
         _ = scheduler.handle(.distanceUpdate(time: 0, meters: 0))
-        #expect(scheduler.handle(.pause(time: 1)) == nil)
-        #expect(scheduler.handle(.distanceUpdate(time: 20, meters: 60)) == nil)
-        #expect(scheduler.handle(.resume(time: 30)) == .play(id: "m0", reason: .catchingUp))
+        #expect(scheduler.handle(.pause(time: 1)).action == nil)
+        #expect(scheduler.handle(.distanceUpdate(time: 20, meters: 60)).action == nil)
+        #expect(scheduler.handle(.resume(time: 30)).action == .play(id: "m0", reason: .catchingUp))
     }
 
     @Test func reachingThePlannedDistancePlaysFinishAndEverythingLeft() throws {
@@ -49,10 +50,10 @@ struct PlaybackSchedulerTests {
             messages: Self.messages("finish", "12km", "halfway"), configuration: .init(minimumGapSeconds: 0, plannedDistance: 10_000))
         #expect(scheduler.queue.map(\.meters) == [5000, 10_000, 12_000])
         _ = scheduler.handle(.distanceUpdate(time: 0, meters: 0))
-        #expect(scheduler.handle(.distanceUpdate(time: 1800, meters: 5000)) == .play(id: "m2", reason: .markerReached))
-        #expect(scheduler.handle(.playbackFinished(id: "m2", time: 1805)) == nil)
-        #expect(scheduler.handle(.distanceUpdate(time: 3600, meters: 10_000)) == .play(id: "m0", reason: .markerReached))
-        #expect(scheduler.handle(.playbackFinished(id: "m0", time: 3605)) == .play(id: "m1", reason: .runEnded))
+        #expect(scheduler.handle(.distanceUpdate(time: 1800, meters: 5000)).action == .play(id: "m2", reason: .markerReached))
+        #expect(scheduler.handle(.playbackFinished(id: "m2", time: 1805)).action == nil)
+        #expect(scheduler.handle(.distanceUpdate(time: 3600, meters: 10_000)).action == .play(id: "m0", reason: .markerReached))
+        #expect(scheduler.handle(.playbackFinished(id: "m0", time: 3605)).action == .play(id: "m1", reason: .runEnded))
     }
 
     @Test func relativeMarkerWithoutPlannedDistanceIsAClearError() throws {
@@ -70,9 +71,9 @@ struct PlaybackSchedulerTests {
 
     @Test func staleFinishedEventsChangeNothing() throws {
         var scheduler = try PlaybackScheduler(messages: Self.messages("0m", "0m"), configuration: .init(minimumGapSeconds: 0))
-        #expect(scheduler.handle(.distanceUpdate(time: 0, meters: 0)) == .play(id: "m0", reason: .markerReached))
-        #expect(scheduler.handle(.playbackFinished(id: "m1", time: 1)) == nil)
-        #expect(scheduler.handle(.playbackFinished(id: "m0", time: 2)) == .play(id: "m1", reason: .catchingUp))
-        #expect(scheduler.handle(.playbackFinished(id: "m0", time: 3)) == nil)
+        #expect(scheduler.handle(.distanceUpdate(time: 0, meters: 0)).action == .play(id: "m0", reason: .markerReached))
+        #expect(scheduler.handle(.playbackFinished(id: "m1", time: 1)).action == nil)
+        #expect(scheduler.handle(.playbackFinished(id: "m0", time: 2)).action == .play(id: "m1", reason: .catchingUp))
+        #expect(scheduler.handle(.playbackFinished(id: "m0", time: 3)).action == nil)
     }
 }

@@ -76,8 +76,9 @@ struct SchedulerScenario: CustomStringConvertible {
     }
 }
 
-/// Plays the host's part: feeds the scenario, plays each message for its duration, sends
-/// `tick` when the scheduler asks to wake up, and finishes the run at the end.
+/// Plays the host's part through `PlaybackReplay`, the one host loop that `voicemsg simulate`
+/// also runs: feeds the scenario, plays each message for its duration, wakes the scheduler
+/// when its answers ask, and finishes the run at the end.
 struct SchedulerDriver {
     struct Play: Equatable {
         var id: String
@@ -87,58 +88,32 @@ struct SchedulerDriver {
         var end: Double
     }
 
-    /// Runs the scenario; when `snapshotAt` is given, the scheduler is encoded to JSON and
-    /// decoded again before that step, as an app restarting mid-run would.
+    /// Runs the scenario; when `snapshotAt` is given, the replay (scheduler included) is
+    /// encoded to JSON and decoded again before that step, as an app restarting mid-run would.
     static func run(_ scenario: SchedulerScenario, snapshotAt: Int? = nil) throws -> [Play] {
-        var scheduler = try PlaybackScheduler(messages: scenario.messages, configuration: scenario.configuration)
+        var replay = PlaybackReplay(
+            scheduler: try PlaybackScheduler(messages: scenario.messages, configuration: scenario.configuration),
+            durations: scenario.durations)
         var plays: [Play] = []
-        var meters = 0.0
-
-        func apply(_ action: PlaybackScheduler.Action?, at time: Double) {
-            guard case .play(let id, let reason) = action else { return }
-            precondition(plays.last.map { $0.end <= time } ?? true, "overlap")
-            plays.append(Play(id: id, reason: reason, start: time, meters: meters, end: time + scenario.durations[id]!))
-        }
-        /// Delivers everything that happens before `time`: ends of playback and wake-ups.
-        func catchUp(to time: Double) {
-            while true {
-                let end = plays.last.map(\.end)
-                let playing = scheduler.state.progress.playing != nil
-                if playing, let end, end <= time {
-                    apply(scheduler.handle(.playbackFinished(id: plays.last!.id, time: end)), at: end)
-                } else if let wake = scheduler.wakeUpTime, wake <= time {
-                    apply(scheduler.handle(.tick(time: wake)), at: wake)
-                } else {
-                    return
-                }
+        func record(_ starts: [PlaybackReplay.Start]) {
+            for start in starts {
+                precondition(plays.last.map { $0.end <= start.time } ?? true, "overlap")
+                plays.append(Play(id: start.id, reason: start.reason, start: start.time, meters: start.meters, end: start.endTime))
             }
         }
 
         for (index, step) in scenario.steps.enumerated() {
             if index == snapshotAt {
-                let data = try JSONEncoder().encode(scheduler)
-                scheduler = try JSONDecoder().decode(PlaybackScheduler.self, from: data)
+                let data = try JSONEncoder().encode(replay)
+                replay = try JSONDecoder().decode(PlaybackReplay.self, from: data)
             }
             switch step {
-            case .update(let time, let newMeters):
-                catchUp(to: time)
-                meters = newMeters
-                apply(scheduler.handle(.distanceUpdate(time: time, meters: newMeters)), at: time)
-            case .pause(let time):
-                catchUp(to: time)
-                apply(scheduler.handle(.pause(time: time)), at: time)
-            case .resume(let time):
-                catchUp(to: time)
-                apply(scheduler.handle(.resume(time: time)), at: time)
+            case .update(let time, let meters): record(replay.handle(.distanceUpdate(time: time, meters: meters)))
+            case .pause(let time): record(replay.handle(.pause(time: time)))
+            case .resume(let time): record(replay.handle(.resume(time: time)))
             }
         }
-        catchUp(to: scenario.endTime)
-        apply(scheduler.handle(.runFinished(time: scenario.endTime)), at: scenario.endTime)
-        var guardCount = 0
-        while !scheduler.isComplete, guardCount < 10_000 {
-            catchUp(to: .infinity)
-            guardCount += 1
-        }
+        record(replay.finish(at: scenario.endTime))
         return plays
     }
 }

@@ -10,12 +10,12 @@ import Testing
 /// the real pipeline).
 @Suite struct APITests {
     let directory: TemporaryDirectory
-    let store: SQLiteStore
-    let app: Application<RouterResponder<BasicRequestContext>>
+    let store: Store
+    let app: Application<RouterResponder<VoicemsgRequestContext>>
 
     init() async throws {
         directory = try TemporaryDirectory()
-        store = try SQLiteStore(dataDirectory: directory.file("data"))
+        store = try StoreLocation.sqlite(dataDirectory: directory.file("data")).open(logger: testLogger)
         try await store.migrate()
         var configuration = APIConfiguration()
         configuration.maxUploadBytes = 64 * 1024

@@ -117,7 +117,8 @@ import Testing
             #expect(failed.attempts == 1, "a clear pipeline error is not retried")
             var expected = ""
             do {
-                _ = try MessagePipeline().process(
+                // The server decodes every upload in the isolated child, so its words are the child's.
+                _ = try MessagePipeline(configuration: PipelineMessageProcessor.uploadConfiguration).process(
                     .data(garbage, name: bad.id), metadata: MessageMetadata(marker: .absolute(meters: 2000)))
             } catch {
                 expected = "\(error)"

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// The built `voicemsg` executable, next to the test bundle (or `VOICEMSG_BIN`).
-func voicemsgBinary() throws -> String {
-    if let path = ProcessInfo.processInfo.environment["VOICEMSG_BIN"] { return path }
+/// A built executable of this package, next to the test bundle (or at `VOICEMSG_BIN` for
+/// `voicemsg`).
+func builtExecutable(_ name: String) throws -> String {
+    if name == "voicemsg", let path = ProcessInfo.processInfo.environment["VOICEMSG_BIN"] { return path }
     var candidates: [URL] = []
     candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
     candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
@@ -12,10 +13,10 @@ func voicemsgBinary() throws -> String {
         .deletingLastPathComponent()
     candidates.append(root.appendingPathComponent(".build/debug"))
     for directory in candidates {
-        let path = directory.appendingPathComponent("voicemsg").path
+        let path = directory.appendingPathComponent(name).path
         if FileManager.default.isExecutableFile(atPath: path) { return path }
     }
-    throw TestFailure("voicemsg executable not found; build it (swift build) or set VOICEMSG_BIN")
+    throw TestFailure("\(name) executable not found; build it (swift build --build-tests)")
 }
 
 struct TestFailure: Error, CustomStringConvertible {
@@ -23,18 +24,20 @@ struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A `voicemsg serve` or `voicemsg worker` process whose stderr goes to a file.
+/// A server or worker process of this package whose output goes to a file.
 final class ChildProcess: @unchecked Sendable {
     let process = Process()
     let logPath: String
 
-    init(arguments: [String], environment: [String: String] = [:], logPath: String) throws {
+    init(executable: String, arguments: [String], environment: [String: String] = [:], logPath: String) throws {
         self.logPath = logPath
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        process.executableURL = URL(fileURLWithPath: try voicemsgBinary())
+        process.executableURL = URL(fileURLWithPath: try builtExecutable(executable))
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = log
         process.standardError = log
         try process.run()

@@ -3,39 +3,37 @@ import Testing
 
 @testable import VoicemsgServer
 
-/// Real `voicemsg serve` and `voicemsg worker` processes, killed, stopped and signalled.
+/// Real worker processes, killed, stopped and signalled.
 ///
-/// These tests are about jobs, not audio: the processes run with `--processor noop` (the result
-/// is the upload itself, so each result can be traced to its job) and the test hooks documented
-/// in `TestHooks` (a delay to catch a worker mid-job; a sender whose job kills its worker).
+/// These tests are about jobs, not audio: the processes are `FaultyWorker`, a test-only
+/// executable that runs the shipped workers around a processor whose result is the upload itself
+/// (so each result can be traced to its job), with the faults a test asks for on its command
+/// line (a delay to catch a worker mid-job; a sender whose job kills its worker).
 @Suite(.serialized) struct ProcessTests {
-    /// Short leases and polls keep the suite quick; they are options, not test-only code.
-    static let fastQueue = ["--processor", "noop", "--poll-seconds", "0.2", "--log-level", "info"]
+    /// Short leases and polls keep the suite quick.
+    static let fastQueue = ["--poll-seconds", "0.2", "--log-level", "info"]
 
-    /// Starts workers for `location`: `serve` on SQLite (it owns its folder), `worker` on PostgreSQL.
+    /// Starts `concurrency` workers on `location`, with `faults` (`--delay-ms`, `--crash-sender`).
     static func startWorkers(
         _ location: StoreLocation, directory: TemporaryDirectory, name: String, concurrency: Int,
-        lease: Double, grace: Double = 5, environment: [String: String] = [:]
+        lease: Double, grace: Double = 5, faults: [String] = []
     ) throws -> ChildProcess {
         var arguments: [String]
         switch location {
         case .sqlite(let dataDirectory):
-            arguments = [
-                "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory,
-                "--workers", "\(concurrency)",
-            ]
+            arguments = ["--data-dir", dataDirectory]
         case .postgres(let url):
-            arguments = ["worker", "--database", url, "--concurrency", "\(concurrency)"]
+            arguments = ["--database", url]
         }
-        arguments += fastQueue + [
+        arguments += ["--concurrency", "\(concurrency)"] + fastQueue + faults + [
             "--lease-seconds", "\(lease)", "--shutdown-grace-seconds", "\(grace)",
         ]
         return try ChildProcess(
-            arguments: arguments, environment: environment, logPath: directory.file("\(name).log"))
+            executable: "FaultyWorker", arguments: arguments, logPath: directory.file("\(name).log"))
     }
 
     /// Messages currently held by the process `pid` (worker ids embed the pid).
-    static func held(by pid: Int32, in store: any Store, runID: String) async throws -> [MessageRecord] {
+    static func held(by pid: Int32, in store: Store, runID: String) async throws -> [MessageRecord] {
         try await store.messages(runID: runID).filter {
             $0.status == .processing && ($0.workerID?.contains("-\(pid)-") ?? false)
         }
@@ -55,11 +53,11 @@ import Testing
             originals[message.id] = bytes
         }
 
-        let environment = ["VOICEMSG_TEST_PROCESSING_DELAY_MS": "150"]
+        let faults = ["--delay-ms", "150"]
         var workers = try (0..<2).map {
             try Self.startWorkers(
                 location, directory: directory, name: "worker\($0)", concurrency: 2, lease: 1.5,
-                environment: environment)
+                faults: faults)
         }
         var everyWorker = workers
         var kills = 0
@@ -76,7 +74,7 @@ import Testing
             kills += 1
             let replacement = try Self.startWorkers(
                 location, directory: directory, name: "replacement\(round)", concurrency: 2,
-                lease: 1.5, environment: environment)
+                lease: 1.5, faults: faults)
             workers[victimIndex] = replacement
             everyWorker.append(replacement)
         }
@@ -118,7 +116,7 @@ import Testing
 
         let slow = try Self.startWorkers(
             location, directory: directory, name: "slow", concurrency: 1, lease: 2,
-            environment: ["VOICEMSG_TEST_PROCESSING_DELAY_MS": "5000"])
+            faults: ["--delay-ms", "5000"])
         defer { Task { await slow.stop() } }
         #expect(try await eventually(within: 20) {
             try await !Self.held(by: slow.pid, in: store, runID: run.id).isEmpty
@@ -164,7 +162,7 @@ import Testing
             starts += 1
             let worker = try Self.startWorkers(
                 location, directory: directory, name: "poisoned\(starts)", concurrency: 1, lease: 0.6,
-                environment: ["VOICEMSG_TEST_CRASH_SENDER": "poison"])
+                faults: ["--crash-sender", "poison"])
             let crashedOrDone = try await eventually(within: 20) {
                 if !worker.isRunning { return true }
                 return try await store.message(id: poison.id)?.status == .failed
@@ -191,12 +189,12 @@ import Testing
         let store = open.store
         let (run, _, _) = try await makeRun(in: store)
         for index in 0..<6 { try await enqueue(in: store, runID: run.id, meters: Double(index)) }
-        let slow = ["VOICEMSG_TEST_PROCESSING_DELAY_MS": "1500"]
+        let slow = ["--delay-ms", "1500"]
 
         // A long grace period: the jobs in flight finish, the rest stay queued.
         var worker = try Self.startWorkers(
             location, directory: directory, name: "graceful", concurrency: 2, lease: 5, grace: 10,
-            environment: slow)
+            faults: slow)
         #expect(try await eventually(within: 20) { try await store.statusCounts()[.processing] == 2 })
         worker.send(SIGTERM)
         #expect(try await worker.waitForExit(seconds: 20) == 0, "\(worker.log)")
@@ -208,7 +206,7 @@ import Testing
         // A short grace period: the jobs in flight go back to the queue, their attempt not counted.
         worker = try Self.startWorkers(
             location, directory: directory, name: "impatient", concurrency: 2, lease: 5, grace: 0.2,
-            environment: slow)
+            faults: slow)
         #expect(try await eventually(within: 20) { try await store.statusCounts()[.processing] == 2 })
         worker.send(SIGTERM)
         #expect(try await worker.waitForExit(seconds: 20) == 0, "\(worker.log)")

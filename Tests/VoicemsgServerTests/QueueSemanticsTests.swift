@@ -7,7 +7,7 @@ import Testing
 @Suite struct QueueSemanticsTests {
     /// Opens a fresh store for `backend`, or returns nil when PostgreSQL is not available.
     func withStore(
-        _ backend: Backend, _ body: (any Store) async throws -> Void
+        _ backend: Backend, _ body: (Store) async throws -> Void
     ) async throws {
         let directory = try TemporaryDirectory()
         guard let location = try backend.makeLocation(in: directory) else { return }

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Logging
+import ServiceLifecycle
 import Testing
 
 @testable import VoicemsgServer
@@ -58,37 +59,69 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     }
 }
 
-/// An open store and what must run while it is used.
-struct OpenStore: Sendable {
-    let store: any Store
-    let location: StoreLocation
-    private let runner: Task<Void, Never>?
+/// A store's services (a PostgreSQL pool and its listener) running in a `ServiceGroup`, as in a
+/// server process, until `stop()`.
+struct StoreServices: Sendable {
+    private let runner: Task<Void, Never>
 
-    static func open(_ location: StoreLocation) async throws -> OpenStore {
-        let (store, services) = try await location.open(logger: testLogger)
-        var runner: Task<Void, Never>?
-        if !services.isEmpty {
-            runner = Task {
-                await withTaskGroup(of: Void.self) { group in
-                    for service in services { group.addTask { try? await service.run() } }
-                }
-            }
+    /// Returns once the group has started the services, which it starts in order, so the
+    /// store is used as a server uses it: from a service that comes after them.
+    static func start(_ store: Store) async -> StoreServices {
+        let (started, continuation) = AsyncStream<Void>.makeStream()
+        let runner = Task {
+            let group = ServiceGroup(
+                configuration: .init(
+                    services: (store.services + [Started(continuation: continuation)]).map { .init(service: $0) },
+                    logger: testLogger))
+            try? await group.run()
+            continuation.finish()
         }
-        return OpenStore(store: store, location: location, runner: runner)
+        for await _ in started { break }
+        return StoreServices(runner: runner)
     }
 
-    private init(store: any Store, location: StoreLocation, runner: Task<Void, Never>?) {
+    func stop() async {
+        runner.cancel()
+        await runner.value
+    }
+
+    /// Says that the services before it have been started, then waits to be stopped.
+    private struct Started: Service {
+        let continuation: AsyncStream<Void>.Continuation
+
+        func run() async throws {
+            continuation.yield()
+            try await gracefulShutdown()
+        }
+    }
+}
+
+/// An open, migrated store, with its services running until `close()`.
+struct OpenStore: Sendable {
+    let store: Store
+    let location: StoreLocation
+    private let services: StoreServices
+
+    static func open(_ location: StoreLocation) async throws -> OpenStore {
+        let store = try location.open(logger: testLogger)
+        let services = await StoreServices.start(store)
+        do {
+            try await store.migrate()
+        } catch {
+            await services.stop()
+            throw error
+        }
+        return OpenStore(store: store, location: location, services: services)
+    }
+
+    private init(store: Store, location: StoreLocation, services: StoreServices) {
         self.store = store
         self.location = location
-        self.runner = runner
+        self.services = services
     }
 
     func close() async {
-        if let postgres = store as? PostgresStore {
-            runner?.cancel()
-            postgres.clientTask.cancel()
-            await runner?.value
-        }
+        await services.stop()
     }
 }
 
@@ -108,7 +141,7 @@ func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output
 
 /// Creates a run with known tokens directly in the store.
 func makeRun(
-    in store: any Store, plannedDistance: Double? = 10_000
+    in store: Store, plannedDistance: Double? = 10_000
 ) async throws -> (run: RunRecord, owner: String, invite: String) {
     let owner = SecureIdentifier.makeToken()
     let invite = SecureIdentifier.makeToken()
@@ -124,7 +157,7 @@ func makeRun(
 /// Enqueues a message with some bytes as its upload.
 @discardableResult
 func enqueue(
-    in store: any Store, runID: String, meters: Double = 1000, sender: String? = "tester",
+    in store: Store, runID: String, meters: Double = 1000, sender: String? = "tester",
     bytes: Data = Data("recording".utf8), key: String? = nil, maxAttempts: Int = 3
 ) async throws -> MessageRecord {
     try await store.enqueue(

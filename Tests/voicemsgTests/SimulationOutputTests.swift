@@ -10,6 +10,33 @@ import Testing
 
 /// The simulator's outputs that only the command line writes: the SVG plot and the mixdown.
 struct SimulationOutputTests {
+    /// Six messages crowded at the finish, with long names: before labels were placed, the last
+    /// ones ran off the right edge and were drawn over each other.
+    @Test func everyLabelShowsInFullAndNoneOverlaps() throws {
+        let messages = (0..<6).map {
+            RunSimulator.Message(
+                file: "m\($0).opus", sender: "The whole running club, table \($0)",
+                marker: $0 == 0 ? .finish : .beforeFinish(meters: Double($0) * 40), durationSeconds: 15)
+        }
+        let timeline = try RunSimulatorFixture.simulate("strava-run-gap.gpx", messages: messages)
+        let svg = RunTimelineSVG.render(timeline, width: 960)
+        // Every <text> that names a message, read back out of the SVG itself.
+        let pattern = #/<text x="([0-9.]+)" y="([0-9.]+)" fill="[^"]+">([^<]+)</text>/#
+        let boxes = svg.matches(of: pattern).map { match in
+            LabelBox(
+                x: Double(match.1)!, baseline: Double(match.2)!,
+                width: Double(String(match.3).replacingOccurrences(of: "&amp;", with: "&").count) * LabelBox.characterWidth)
+        }
+        #expect(boxes.count == 6)
+        for box in boxes {
+            #expect(box.x >= 0 && box.x + box.width <= 960, "label at x \(box.x), width \(box.width)")
+            #expect(box.top >= 0)
+        }
+        for (index, box) in boxes.enumerated() {
+            for other in boxes[(index + 1)...] { #expect(!box.overlaps(other)) }
+        }
+    }
+
     @Test func svgShowsTheRunAndEachMessage() throws {
         let timeline = try RunSimulatorFixture.simulate("garmin-run-smart-recording.gpx", messages: RunSimulatorFixture.threeMessages)
         let svg = RunTimelineSVG.render(timeline)

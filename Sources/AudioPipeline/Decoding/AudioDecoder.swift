@@ -1,19 +1,25 @@
 import Foundation
 
 /// Decodes any format libsndfile reads (WAV in all its encodings, FLAC, MP3, Ogg Vorbis,
-/// Ogg Opus, AIFF, CAF with PCM, ...) into mono Float samples at the source rate.
+/// Ogg Opus, AIFF, CAF with PCM, ...) into mono Float samples at the source rate; and, in the
+/// isolated `voicemsg-decode` process (see `DecoderIsolation`), what it does not: WebM,
+/// MP4/M4A/3GP/MOV, ADTS AAC, AMR, CAF with AAC or ALAC, recognized by their first bytes.
 public enum AudioDecoder {
     /// Decodes the file at `path`. Errors name the path.
     ///
     /// With `downmix` false, `samples` holds the source's channels interleaved.
-    public static func decode(path: String, limits: InputLimits = .default, downmix: Bool = true) throws -> DecodedAudio {
-        try collect { try decode(.file(path: path), limits: limits, downmix: downmix, begin: $0, samples: $1) }
+    public static func decode(
+        path: String, limits: InputLimits = .default, downmix: Bool = true, isolation: DecoderIsolation = .init()
+    ) throws -> DecodedAudio {
+        try collect { try decode(.file(path: path), limits: limits, downmix: downmix, isolation: isolation, begin: $0, samples: $1) }
     }
 
     /// Decodes bytes held in memory, such as an upload, through libsndfile's virtual I/O.
     /// `name` is used in error messages.
-    public static func decode(data: Data, name: String, limits: InputLimits = .default, downmix: Bool = true) throws -> DecodedAudio {
-        try collect { try decode(.data(data, name: name), limits: limits, downmix: downmix, begin: $0, samples: $1) }
+    public static func decode(
+        data: Data, name: String, limits: InputLimits = .default, downmix: Bool = true, isolation: DecoderIsolation = .init()
+    ) throws -> DecodedAudio {
+        try collect { try decode(.data(data, name: name), limits: limits, downmix: downmix, isolation: isolation, begin: $0, samples: $1) }
     }
 
     /// Decodes `input` piece by piece: `begin` learns the format and the length the header
@@ -22,17 +28,55 @@ public enum AudioDecoder {
     /// Errors name the input.
     public static func decode(
         _ input: AudioInput, limits: InputLimits = .default, downmix: Bool = true,
+        isolation: DecoderIsolation = .init(),
         begin: (SourceFormat) -> Void = { _ in },
         samples: (UnsafeBufferPointer<Float>) throws -> Void
     ) throws -> SourceFormat {
         do {
-            return try decode(try open(input), limits: limits, downmix: downmix, begin: begin, samples: samples)
+            switch try open(input, isolation: isolation) {
+            case .soundFile(let file):
+                return try decode(file, limits: limits, downmix: downmix, begin: begin, samples: samples)
+            case .isolated(let sniffed):
+                return try IsolatedDecoder.decode(
+                    input, isolation: isolation, limits: limits, downmix: downmix, sniffed: sniffed,
+                    begin: begin, samples: samples)
+            }
         } catch let error as AudioPipelineError {
             throw error.attributed(to: input.name)
         }
     }
 
-    private static func open(_ input: AudioInput) throws -> SoundFile {
+    /// Who decodes an input: libsndfile here, or FFmpeg in the child.
+    private enum Opened {
+        case soundFile(SoundFile)
+        case isolated(AudioSniffer.Format?)
+    }
+
+    /// Picks the decoder by the input's first bytes and the isolation policy.
+    private static func open(_ input: AudioInput, isolation: DecoderIsolation) throws -> Opened {
+        try checkPresent(input)
+        let sniffed = AudioSniffer.recognize(prefix: prefix(of: input))
+        if isolation.policy == .always || sniffed?.reader == .ffmpeg { return .isolated(sniffed) }
+        do {
+            return .soundFile(try openSoundFile(input))
+        } catch where sniffed?.reader == .libsndfileThenFFmpeg {
+            // CAF holding AAC or ALAC: libsndfile reads only its PCM.
+            return .isolated(sniffed)
+        }
+    }
+
+    private static func prefix(of input: AudioInput) -> [UInt8] {
+        switch input {
+        case .data(let data, _): return Array(data.prefix(AudioSniffer.prefixLength))
+        case .file(let path):
+            guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+            defer { try? handle.close() }
+            return [UInt8]((try? handle.read(upToCount: AudioSniffer.prefixLength)) ?? Data())
+        }
+    }
+
+    /// The checks every input passes before any decoder sees it.
+    private static func checkPresent(_ input: AudioInput) throws {
         switch input {
         case .file(let path):
             var isDirectory: ObjCBool = false
@@ -47,10 +91,15 @@ public enum AudioDecoder {
             }
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
             if size == 0 { throw AudioPipelineError(.unreadableInput, "the file is empty") }
-            return try SoundFile(path: path)
         case .data(let data, _):
             guard !data.isEmpty else { throw AudioPipelineError(.unreadableInput, "the file is empty") }
-            return try SoundFile(data: data)
+        }
+    }
+
+    private static func openSoundFile(_ input: AudioInput) throws -> SoundFile {
+        switch input {
+        case .file(let path): return try SoundFile(path: path)
+        case .data(let data, _): return try SoundFile(data: data)
         }
     }
 
@@ -62,6 +111,8 @@ public enum AudioDecoder {
         let format = try decode({ all.reserveCapacity($0.expectedValueCount) }, { all.append(contentsOf: $0) })
         var audio = DecodedAudio(samples: all, sampleRate: format.sampleRate, channelCount: format.channelCount, format: format.format)
         audio.isInterleaved = format.isInterleaved
+        audio.container = format.container
+        audio.codec = format.codec
         return audio
     }
 
@@ -102,8 +153,7 @@ public enum AudioDecoder {
 
         let blockFrames = 8192
         var interleaved = [Float](repeating: 0, count: blockFrames * channels)
-        var mono = [Float](repeating: 0, count: channels > 1 && downmix ? blockFrames : 0)
-        let scale = 1 / Float(channels)
+        var downmixer = Downmix(channelCount: channels)
         var frames = 0
 
         while true {
@@ -122,18 +172,11 @@ public enum AudioDecoder {
                     try samples(values)
                 }
             } else {
-                interleaved.withUnsafeBufferPointer { block in
-                    for frame in 0..<read {
-                        var sum: Float = 0
-                        let base = frame * channels
-                        for channel in 0..<channels { sum += block[base + channel] }
-                        mono[frame] = sum * scale
+                try interleaved.withUnsafeBufferPointer { block in
+                    try downmixer(UnsafeBufferPointer(rebasing: block[0..<(read * channels)])) { values in
+                        try checkFinite(values)
+                        try samples(values)
                     }
-                }
-                try mono.withUnsafeBufferPointer { block in
-                    let values = UnsafeBufferPointer(rebasing: block[0..<read])
-                    try checkFinite(values)
-                    try samples(values)
                 }
             }
         }
@@ -151,7 +194,7 @@ public enum AudioDecoder {
         return format
     }
 
-    private static func checkFinite(_ values: UnsafeBufferPointer<Float>) throws {
+    static func checkFinite(_ values: UnsafeBufferPointer<Float>) throws {
         var finite = true
         for value in values where !value.isFinite { finite = false }
         guard finite else {
@@ -159,11 +202,13 @@ public enum AudioDecoder {
         }
     }
 
-    private static func tooLong(_ seconds: Double, limits: InputLimits, atLeast: Bool = false) -> AudioPipelineError {
-        let minutes = limits.maximumDurationSeconds / 60
-        let length = String(format: "%.1f", seconds / 60)
+    /// "600.9 s long; at most 600 s (10 minutes) are accepted". The length is rounded up, so
+    /// a recording just over the limit never reads as exactly the limit.
+    static func tooLong(_ seconds: Double, limits: InputLimits, atLeast: Bool = false) -> AudioPipelineError {
+        let limit = limits.maximumDurationSeconds
+        let length = String(format: "%.1f", (seconds * 10).rounded(.up) / 10)
         return AudioPipelineError(
             .unsupportedInput,
-            "\(atLeast ? "more than " : "")\(length) minutes long; at most \(String(format: "%g", minutes)) minutes are accepted")
+            "\(atLeast ? "more than " : "")\(length) s long; at most \(String(format: "%g", limit)) s (\(String(format: "%g", limit / 60)) minutes) are accepted")
     }
 }

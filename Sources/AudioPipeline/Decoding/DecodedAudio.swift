@@ -10,6 +10,10 @@ public struct DecodedAudio: Sendable {
     /// A human-readable description of the container and encoding, from libsndfile,
     /// for example "WAV (Microsoft), Signed 16 bit PCM".
     public var format: String
+    /// The container and the codec, named apart, when FFmpeg decoded the file ("M4A" and
+    /// "AAC (Advanced Audio Coding)"); nil from libsndfile, whose `format` says both.
+    public var container: String?
+    public var codec: String?
 
     public init(samples: [Float], sampleRate: Int, channelCount: Int, format: String) {
         self.samples = samples
@@ -32,6 +36,9 @@ public struct SourceFormat: Sendable, Equatable {
     public var channelCount: Int
     /// True when the decoded values are all channels interleaved rather than a mono downmix.
     public var isInterleaved: Bool
+    /// The container and the codec, named apart, when FFmpeg decoded the file; nil otherwise.
+    public var container: String?
+    public var codec: String?
     /// Frames: as the header declares them before decoding (an estimate for MP3), as decoded
     /// after.
     public var frameCount: Int

@@ -1,4 +1,3 @@
-import COpus
 import Dispatch
 
 /// Encodes 48 kHz mono audio with libopus into an `OpusStream`, ready for any container.
@@ -8,14 +7,14 @@ import Dispatch
 /// (RFC 7845 §4.5: the final granule position trims the padding).
 public struct OpusEncoder: Sendable {
     public struct Configuration: Sendable, Equatable {
-        /// Target bitrate in bits per second. Default: 24 kb/s.
+        /// Target bitrate in bits per second, within `bitrates`. Default: 24 kb/s.
         public var bitrate: Int = 24_000
         /// Variable bitrate (unconstrained). Default: on.
         public var isVariableBitrate: Bool = true
-        /// 0 (fastest) to 10 (best). Default: 10. Below 7 libopus stops running its speech
+        /// 0 (fastest) to 10 (best), within `complexities`. Default: 10. Below 7 libopus stops running its speech
         /// analysis, and a speech-tuned bitrate then costs more bits for the same quality.
         public var complexity: Int = 10
-        /// Frame duration in milliseconds: 10, 20, 40 or 60. Default: 20.
+        /// Frame duration in milliseconds, one of `frameDurations`. Default: 20.
         public var frameMilliseconds: Int = 20
         /// Tune for speech. Default: on.
         public var isVoice: Bool = true
@@ -28,6 +27,13 @@ public struct OpusEncoder: Sendable {
         /// The shortest piece worth its own encoder, in seconds. Default: 8.
         public var minimumSegmentSeconds: Double = 8
         public init() {}
+
+        /// The bitrates libopus codes at, in bits per second.
+        public static let bitrates = 6_000...510_000
+        /// The complexities libopus knows.
+        public static let complexities = 0...10
+        /// The frame durations a packet may last, in milliseconds, that voicemsg writes.
+        public static let frameDurations = [10, 20, 40, 60]
     }
 
     public var configuration: Configuration
@@ -36,27 +42,8 @@ public struct OpusEncoder: Sendable {
         self.configuration = configuration
     }
 
-    public static let sampleRate = 48_000
-
     /// Samples per packet at 48 kHz.
-    public var frameSize: Int { Self.sampleRate * configuration.frameMilliseconds / 1000 }
-
-    /// Encodes mono 48 kHz `samples`.
-    ///
-    /// A message longer than `segmentSeconds`, or long enough for `segments` above 1, is cut at
-    /// its quietest frames near equal shares and the pieces are encoded at the same time, each
-    /// by its own encoder. Every encoder after the first starts `warmUpFrames` early on the real
-    /// audio and its warm-up packets are dropped, so its state matches the first encoder's
-    /// closely where they join; the join is in the quietest frame, where any mismatch is
-    /// inaudible. The frame grid and the pre-skip are the same for all.
-    public func encode(_ samples: [Float], inputSampleRate: Int, tags: OpusTags) throws -> OpusStream {
-        try encode(GainedSamples(samples), inputSampleRate: inputSampleRate, tags: tags)
-    }
-
-    /// Encodes `source`, rendering it frame by frame: the gained signal is never held whole.
-    public func encode(_ source: GainedSamples, inputSampleRate: Int, tags: OpusTags) throws -> OpusStream {
-        try encodeInPieces(source, inputSampleRate: inputSampleRate, tags: tags).stream
-    }
+    public var frameSize: Int { OpusStream.sampleRate * configuration.frameMilliseconds / 1000 }
 
     /// An encoding together with where its independently encoded pieces start, so that a part
     /// of the message can be encoded again without the rest.
@@ -74,11 +61,18 @@ public struct OpusEncoder: Sendable {
         }
     }
 
-    /// Encodes `source` like `encode`, cut into pieces of at most `segmentSeconds` (at least
-    /// `segments` when the message is long enough), encoded at the same time.
+    /// Encodes mono 48 kHz `source`, rendering it frame by frame: the gained signal is never
+    /// held whole.
+    ///
+    /// A message longer than `segmentSeconds`, or long enough for `segments` above 1, is cut at
+    /// its quietest frames near equal shares and the pieces are encoded at the same time, each
+    /// by its own encoder. Every encoder after the first starts `warmUpFrames` early on the real
+    /// audio and its warm-up packets are dropped, so its state matches the first encoder's
+    /// closely where they join; the join is in the quietest frame, where any mismatch is
+    /// inaudible. The frame grid and the pre-skip are the same for all.
     public func encodeInPieces(_ source: GainedSamples, inputSampleRate: Int, tags: OpusTags) throws -> PiecewiseStream {
         try validate()
-        let preSkip = try EncoderHandle(configuration: configuration).lookahead()
+        let preSkip = try OpusEncoderHandle(configuration: configuration).lookahead()
         let frameCount = max(1, (source.count + preSkip + frameSize - 1) / frameSize)
         let bounds = segmentBounds(source.source, frameCount: frameCount)
         var packets: [[UInt8]] = []
@@ -118,7 +112,7 @@ public struct OpusEncoder: Sendable {
                 let first = bounds[index], end = bounds[index + 1]
                 let warmUp = index == 0 ? 0 : min(first, Self.warmUpFrames)
                 results.buffer[slot] = Result {
-                    let encoder = try EncoderHandle(configuration: configuration)
+                    let encoder = try OpusEncoderHandle(configuration: configuration)
                     let packets = try Self.encodeFrames(source, frames: (first - warmUp)..<end, frameSize: frameSize, encoder: encoder)
                     return Array(packets.dropFirst(warmUp))
                 }
@@ -162,7 +156,7 @@ public struct OpusEncoder: Sendable {
         return bounds
     }
 
-    private static func encodeFrames(_ source: GainedSamples, frames: Range<Int>, frameSize: Int, encoder: EncoderHandle) throws -> [[UInt8]] {
+    private static func encodeFrames(_ source: GainedSamples, frames: Range<Int>, frameSize: Int, encoder: OpusEncoderHandle) throws -> [[UInt8]] {
         var packets: [[UInt8]] = []
         packets.reserveCapacity(frames.count)
         var frame = [Float](repeating: 0, count: frameSize)
@@ -178,67 +172,30 @@ public struct OpusEncoder: Sendable {
         return packets
     }
 
+    /// Refuses settings libopus cannot code with before any encoder exists. They are the
+    /// caller's to fix, so trying again is no use.
     private func validate() throws {
-        let c = configuration
-        guard (6_000...510_000).contains(c.bitrate) else {
-            throw AudioPipelineError(.codecFailure, "bitrate \(c.bitrate / 1000) kb/s is outside 6...510 kb/s", source: "opus")
+        let c = configuration, settings = Configuration.self
+        func refuse(_ message: String) -> AudioPipelineError {
+            AudioPipelineError(.invalidConfiguration, message, source: "opus")
         }
-        guard (0...10).contains(c.complexity) else {
-            throw AudioPipelineError(.codecFailure, "complexity \(c.complexity) is outside 0...10", source: "opus")
+        guard settings.bitrates.contains(c.bitrate) else {
+            throw refuse("bitrate \(c.bitrate / 1000) kb/s is outside \(settings.bitrates.lowerBound / 1000)...\(settings.bitrates.upperBound / 1000) kb/s")
         }
-        guard [10, 20, 40, 60].contains(c.frameMilliseconds) else {
-            throw AudioPipelineError(.codecFailure, "frame size \(c.frameMilliseconds) ms is not one of 10, 20, 40, 60", source: "opus")
+        guard settings.complexities.contains(c.complexity) else {
+            throw refuse("complexity \(c.complexity) is outside \(settings.complexities.lowerBound)...\(settings.complexities.upperBound)")
         }
-    }
-}
-
-/// Owns one `OpusEncoder*` from libopus.
-private final class EncoderHandle {
-    let state: OpaquePointer
-
-    init(configuration: OpusEncoder.Configuration) throws {
-        var error: Int32 = 0
-        guard let state = opus_encoder_create(48_000, 1, Int32(vm_opus_application_audio()), &error), error == OPUS_OK else {
-            throw Self.failure("cannot create the encoder", error)
+        guard settings.frameDurations.contains(c.frameMilliseconds) else {
+            throw refuse("frame size \(c.frameMilliseconds) ms is not one of \(settings.frameDurations.map(String.init).joined(separator: ", "))")
         }
-        self.state = state
-        try check(vm_opus_set_bitrate(state, Int32(configuration.bitrate)), "bitrate")
-        try check(vm_opus_set_vbr(state, configuration.isVariableBitrate ? 1 : 0), "VBR")
-        try check(vm_opus_set_vbr_constraint(state, 0), "VBR constraint")
-        try check(vm_opus_set_complexity(state, Int32(configuration.complexity)), "complexity")
-        try check(vm_opus_set_signal(state, Int32(configuration.isVoice ? vm_opus_signal_voice() : vm_opus_signal_music())), "signal")
-        try check(vm_opus_set_lsb_depth(state, 24), "LSB depth")
-        try check(vm_opus_set_expert_frame_duration(state, vm_opus_framesize_arg(Int32(configuration.frameMilliseconds * 10))), "frame duration")
-    }
-
-    deinit { opus_encoder_destroy(state) }
-
-    func lookahead() throws -> Int {
-        var value: Int32 = 0
-        try check(vm_opus_get_lookahead(state, &value), "lookahead")
-        return Int(value)
-    }
-
-    func encode(_ frame: [Float], frameSize: Int, into output: inout [UInt8]) throws -> Int {
-        let result = frame.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { out in
-                opus_encode_float(state, input.baseAddress!, Int32(frameSize), out.baseAddress!, Int32(out.count))
-            }
-        }
-        guard result > 0 else { throw Self.failure("encoding failed", result) }
-        return Int(result)
-    }
-
-    private func check(_ code: Int32, _ what: String) throws {
-        guard code == OPUS_OK else { throw Self.failure("cannot set \(what)", code) }
-    }
-
-    static func failure(_ what: String, _ code: Int32) -> AudioPipelineError {
-        AudioPipelineError(.codecFailure, "\(what) (\(String(cString: opus_strerror(code))))", source: "opus")
     }
 }
 
 /// Lets `concurrentPerform` write each result into its own slot.
+///
+/// `@unchecked Sendable` is safe here: iteration `i` writes slot `i` only, no iteration reads
+/// another's slot, the buffer outlives `concurrentPerform`, and `concurrentPerform` returns
+/// only after every iteration has finished, so the writes happen before the caller reads.
 private struct UncheckedBuffer<Element>: @unchecked Sendable {
     let buffer: UnsafeMutableBufferPointer<Element>
     init(_ buffer: UnsafeMutableBufferPointer<Element>) { self.buffer = buffer }

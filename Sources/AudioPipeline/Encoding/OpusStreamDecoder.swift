@@ -1,16 +1,6 @@
-import COpus
-
 /// Decodes an `OpusStream` with libopus, honouring the pre-skip, the end trimming and the
 /// header's output gain, so the result is exactly the message as a player renders it.
 public enum OpusStreamDecoder {
-    /// Interleaved 48 kHz samples, `validSampleCount` frames long.
-    public static func decodeInterleaved(_ stream: OpusStream) throws -> [Float] {
-        var output: [Float] = []
-        output.reserveCapacity(Int(stream.validSampleCount) * stream.channelCount)
-        try decodeInterleaved(stream) { output.append(contentsOf: $0) }
-        return output
-    }
-
     /// Mono 48 kHz samples (stereo is averaged), `validSampleCount` long.
     public static func decode(_ stream: OpusStream) throws -> [Float] {
         var output: [Float] = []
@@ -23,12 +13,8 @@ public enum OpusStreamDecoder {
     /// `validSampleCount` in all: the whole message is never held.
     public static func decode(_ stream: OpusStream, samples body: (UnsafeBufferPointer<Float>) throws -> Void) throws {
         guard stream.channelCount == 2 else { return try decodeInterleaved(stream, samples: body) }
-        var mono: [Float] = []
-        try decodeInterleaved(stream) { interleaved in
-            mono.removeAll(keepingCapacity: true)
-            for i in 0..<(interleaved.count / 2) { mono.append((interleaved[2 * i] + interleaved[2 * i + 1]) / 2) }
-            try mono.withUnsafeBufferPointer(body)
-        }
+        var downmix = Downmix(channelCount: 2)
+        try decodeInterleaved(stream) { try downmix($0, body) }
     }
 
     /// Hands over the interleaved samples packet by packet, without the pre-skip and the end
@@ -38,7 +24,7 @@ public enum OpusStreamDecoder {
         guard (1...2).contains(channels) else {
             throw AudioPipelineError(.invalidContainer, "\(channels)-channel Opus is not supported", source: "opus")
         }
-        let decoder = try DecoderHandle(channels: channels, gain: stream.outputGain)
+        let decoder = try OpusDecoderHandle(channelCount: channels, gain: stream.outputGain)
         let maximumFrame = 5760
         var buffer = [Float](repeating: 0, count: maximumFrame * channels)
         var skip = stream.preSkip
@@ -62,33 +48,5 @@ public enum OpusStreamDecoder {
                 "the stream decodes to \(max(0, decodedFrames - stream.preSkip)) samples but claims \(stream.validSampleCount)",
                 source: "opus")
         }
-    }
-}
-
-/// Owns one `OpusDecoder*` from libopus.
-private final class DecoderHandle {
-    let state: OpaquePointer
-
-    init(channels: Int, gain: Int16) throws {
-        var error: Int32 = 0
-        guard let state = opus_decoder_create(48_000, Int32(channels), &error), error == OPUS_OK else {
-            throw AudioPipelineError(.codecFailure, "cannot create the decoder (\(String(cString: opus_strerror(error))))", source: "opus")
-        }
-        self.state = state
-        if gain != 0 { _ = vm_opus_decoder_set_gain(state, Int32(gain)) }
-    }
-
-    deinit { opus_decoder_destroy(state) }
-
-    func decode(_ packet: [UInt8], into buffer: inout [Float], maximumFrame: Int) throws -> Int {
-        let result = packet.withUnsafeBufferPointer { input in
-            buffer.withUnsafeMutableBufferPointer { out in
-                opus_decode_float(state, input.baseAddress, Int32(input.count), out.baseAddress!, Int32(maximumFrame), 0)
-            }
-        }
-        guard result >= 0 else {
-            throw AudioPipelineError(.invalidContainer, "a packet cannot be decoded (\(String(cString: opus_strerror(result))))", source: "opus")
-        }
-        return Int(result)
     }
 }

@@ -27,29 +27,21 @@ public struct MessagePipeline: Sendable {
         // The message is held whole once, at 48 kHz in 16 bits a sample (`CompactSignal`),
         // then conditioned in place while the trimmer measures its frames. Everything after
         // reads the kept span from it piece by piece, or works on per-block summaries of it.
-        let rate = configuration.resampler.outputRate
+        let rate = OpusStream.sampleRate
         var (signal, source, mean) = try load(input, clock: &clock)
-
+        let levels = condition(&signal, mean: mean, clock: &clock)
         let trimmer = SpeechTrimmer(configuration: configuration.trimmer)
-        var levels = trimmer.frameLevelMeter(sampleRate: rate)
-        var conditioner = Conditioner(configuration: configuration.conditioner)
-            .stream(mean: mean, sampleRate: rate)
-        signal.transform { block in
-            conditioner.process(block)
-            levels.append(UnsafeBufferPointer(block))
-        }
-        clock.lap("condition")
-
-        let measurement = try trimmer.measure(
-            levels.finish(configuration: trimmer.configuration), sampleCount: signal.count, sampleRate: rate)
+        let measurement = try trimmer.measure(levels, sampleCount: signal.count, sampleRate: rate)
         let kept = trimmer.keptSpan(of: signal, measurement: measurement)
         clock.lap("trim")
 
+        // The analysis's own BS.1770 loudness (the K-weighted power the gain search needs
+        // anyway) is the input's: libebur128 over the same samples agrees to a few thousandths
+        // of a LU, and is kept for the decoded output.
         let normalizer = Normalizer(configuration: configuration.normalizer)
-        let meter = try LoudnessMeter.Session(sampleRate: rate, expectedFrames: kept.count, truePeak: false)
-        let analysis = try normalizer.analyze(kept, sampleRate: rate) { try meter.add($0) }
+        let analysis = normalizer.analyze(kept, sampleRate: rate) { _ in }
         let before = LoudnessMeasurement(
-            integratedLoudness: try meter.result().integratedLoudness,
+            integratedLoudness: analysis.loudness,
             truePeak: analysis.truePeak, isUngated: kept.count < rate * 4 / 10)
         guard before.integratedLoudness != nil else {
             throw AudioPipelineError(.noSpeech, "the speech span is digital silence")
@@ -64,47 +56,13 @@ public struct MessagePipeline: Sendable {
             input: .init(
                 name: input.name, format: source.format, sampleRate: source.sampleRate,
                 channels: source.channelCount, durationSeconds: source.durationSeconds),
-            speech: .init(
-                startSeconds: measurement.speechStartSeconds,
-                endSeconds: measurement.speechEndSeconds,
-                keptStartSeconds: measurement.keptStartSeconds,
-                keptEndSeconds: measurement.keptEndSeconds),
+            speech: .init(measurement),
             loudnessBefore: before,
             loudnessAfter: encoded.after,
             normalization: encoded.normalization,
             output: encoded.output,
             stageSeconds: clock.seconds)
         return ProcessedMessage(stream: encoded.stream, report: report)
-    }
-
-    /// Decodes `input` and resamples it to the pipeline's rate a block at a time, straight into
-    /// a `CompactSignal`; also returns the source's format and the signal's mean.
-    private func load(_ input: AudioInput, clock: inout StageClock) throws -> (CompactSignal, SourceFormat, Float) {
-        let rate = configuration.resampler.outputRate
-        var signal = CompactSignal()
-        var sum = 0.0
-        var resampler: Resampler.Stream?
-        var inputRate = rate
-        var resampleSeconds = 0.0
-        func keep(_ block: UnsafeBufferPointer<Float>) {
-            signal.append(block)
-            for value in block { sum += Double(value) }
-        }
-        let source = try AudioDecoder.decode(input, limits: configuration.limits, begin: { format in
-            inputRate = format.sampleRate
-            signal = CompactSignal(reservingCapacity: Int(Double(format.frameCount) * Double(rate) / Double(format.sampleRate)) + 64)
-        }, samples: { block in
-            guard inputRate != rate else { return keep(block) }
-            let start = DispatchTime.now().uptimeNanoseconds
-            if resampler == nil { resampler = try Resampler.Stream(from: inputRate, to: rate) }
-            try resampler!.process(block, output: keep)
-            resampleSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        })
-        try resampler?.finish(output: keep)
-        signal.finish()
-        clock.lap("decode")
-        clock.move(resampleSeconds, from: "decode", to: "resample")
-        return (signal, source, Float(sum / Double(max(1, signal.count))))
     }
 
     /// Gain, limiter and encoder, checked on the decoded output: lossy coding raises peaks, so
@@ -146,13 +104,17 @@ public struct MessagePipeline: Sendable {
 
             let count = Int(stream.validSampleCount)
             let meter = try LoudnessMeter.Session(sampleRate: OpusStream.sampleRate, expectedFrames: count, truePeak: false)
-            var collector = BlockPeakCollector(sampleCount: count)
+            // The blocks whose peak passes the limit, which is all `dips` needs, and the peak.
+            var collector = BlockPeakCollector(
+                sampleCount: count, exactAbove: Float(pow(10, (settings.truePeakCeiling - Self.peakMargin) / 20)),
+                keepingOnlyExcesses: true)
             try OpusStreamDecoder.decode(stream) { block in
                 try meter.add(block)
                 collector.append(block)
             }
-            let decodedPeaks = collector.finish()
-            let peak = decodedPeaks.max() ?? 0
+            collector.finish()
+            let decodedPeaks = collector.excesses
+            let peak = collector.highest
             let after = LoudnessMeasurement(
                 integratedLoudness: try meter.result().integratedLoudness,
                 truePeak: peak > 0 ? 20 * log10(Double(peak)) : nil,
@@ -165,15 +127,12 @@ public struct MessagePipeline: Sendable {
             let loudnessOK = abs(decodedLoudness - settings.targetLoudness) <= settings.tolerance || normalized.isGainCapped
             if (peakOK && loudnessOK) || pass == Self.maximumPasses {
                 stream.tags = tags(for: metadata, outputLoudness: after.integratedLoudness)
-                let bytes = try OggOpusWriter.write(stream).count
                 let normalization = Normalizer.Measurement(
                     gainDB: normalized.gainDB, isGainCapped: normalized.isGainCapped,
                     limiterCeilingDB: limiterCeiling,
                     limiterMaximumReductionDB: normalized.limiter.maximumReductionDB,
                     encodePasses: pass)
                 let output = MessageReport.Output(
-                    container: "ogg", bytes: bytes,
-                    bitrate: Double(bytes * 8) / max(stream.durationSeconds, 1e-9),
                     durationSeconds: stream.durationSeconds, sampleCount: stream.validSampleCount,
                     preSkip: stream.preSkip, packets: stream.packets.count)
                 return (stream, after, normalization, output)
@@ -196,15 +155,16 @@ public struct MessagePipeline: Sendable {
     }
 
     /// Lowers `previous` (1 by default) around every block whose decoded peak passed `limit`,
-    /// by the ratio it passed it, with 10 ms raised-cosine ramps either side.
-    static func dips(over limit: Float, in peaks: [Float], previous: GainCurve?, sampleCount: Int, sampleRate: Int) -> GainCurve {
+    /// by the ratio it passed it, with 10 ms raised-cosine ramps either side. `peaks` holds
+    /// (block, peak) pairs in block order; the others are taken to be under the limit.
+    static func dips(over limit: Float, in peaks: [(block: Int, peak: Float)], previous: GainCurve?, sampleCount: Int, sampleRate: Int) -> GainCurve {
         var curve = previous ?? GainCurve(repeating: 1, sampleCount: sampleCount)
         let ramp = max(1, sampleRate / 100 / GainCurve.blockSize)
         let original = curve.values
-        for k in peaks.indices where peaks[k] > limit {
+        for (k, peak) in peaks where peak > limit {
             // A spot that passed again despite its dip (a transient the codec overshoots
             // whatever the level) gets the new shortfall on top of the old dip, and more.
-            let depth = original[k] < 1 ? original[k] * limit / peaks[k] * 0.95 : limit / peaks[k] * 0.985
+            let depth = original[k] < 1 ? original[k] * limit / peak * 0.95 : limit / peak * 0.985
             for offset in -ramp...ramp {
                 let i = k + offset
                 guard i >= 0, i < curve.values.count else { continue }
@@ -252,23 +212,5 @@ public struct MessagePipeline: Sendable {
         }
         tags.append("ENCODER", Self.encoderName)
         return tags
-    }
-}
-
-/// Wall-clock time per stage; a stage measured twice (another encode pass) adds up.
-struct StageClock {
-    private(set) var seconds: [String: Double] = [:]
-    private var last = DispatchTime.now().uptimeNanoseconds
-
-    /// Books `seconds` measured inside one stage's lap to another stage.
-    mutating func move(_ moved: Double, from: String, to: String) {
-        seconds[from, default: 0] -= moved
-        seconds[to, default: 0] += moved
-    }
-
-    mutating func lap(_ stage: String) {
-        let now = DispatchTime.now().uptimeNanoseconds
-        seconds[stage, default: 0] += Double(now - last) / 1e9
-        last = now
     }
 }

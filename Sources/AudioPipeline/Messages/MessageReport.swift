@@ -17,11 +17,15 @@ public struct MessageReport: Sendable, Codable, Equatable {
         public var keptEndSeconds: Double
     }
 
+    /// The encoded message. The pipeline returns a stream, not a file: the container, the
+    /// file's size and its bitrate are filled in when the message is written in one
+    /// (`ProcessedMessage.file(in:)`).
     public struct Output: Sendable, Codable, Equatable {
-        public var container: String
-        public var bytes: Int
+        public var container: OpusContainer?
+        /// The file's size, container included.
+        public var bytes: Int?
         /// Average bitrate of the whole file, container included, in bits per second.
-        public var bitrate: Double
+        public var bitrate: Double?
         public var durationSeconds: Double
         public var sampleCount: Int64
         public var preSkip: Int
@@ -38,4 +42,13 @@ public struct MessageReport: Sendable, Codable, Equatable {
     public var output: Output
     /// Seconds spent in each stage, by stage name.
     public var stageSeconds: [String: Double]
+}
+
+extension MessageReport.Speech {
+    /// The spans `measurement` found.
+    public init(_ measurement: SpeechTrimmer.Measurement) {
+        self.init(
+            startSeconds: measurement.speechStartSeconds, endSeconds: measurement.speechEndSeconds,
+            keptStartSeconds: measurement.keptStartSeconds, keptEndSeconds: measurement.keptEndSeconds)
+    }
 }

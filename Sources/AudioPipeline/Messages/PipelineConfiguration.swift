@@ -1,8 +1,10 @@
 /// Every setting of the pipeline, with the defaults from DESIGN.md. Each stage keeps its own
-/// configuration; this struct only gathers them.
+/// configuration; this struct only gathers them. The pipeline works at Opus's rate,
+/// `OpusStream.sampleRate`, which is not a setting.
 public struct PipelineConfiguration: Sendable {
     public var limits = InputLimits()
-    public var resampler = Resampler.Configuration()
+    /// Which inputs FFmpeg decodes in the isolated child, and its limits.
+    public var isolation = DecoderIsolation()
     public var conditioner = Conditioner.Configuration()
     public var trimmer = SpeechTrimmer.Configuration()
     public var normalizer = Normalizer.Configuration()

@@ -6,4 +6,15 @@ public struct ProcessedMessage: Sendable {
 
     /// The exact duration of the message in seconds.
     public var durationSeconds: Double { stream.durationSeconds }
+
+    /// The message as a file in `container`, and the report completed with what only the file
+    /// knows: its container, its size in bytes and the bitrate they make.
+    public func file(in container: OpusContainer) throws -> (bytes: [UInt8], report: MessageReport) {
+        let bytes = try container.write(stream)
+        var report = self.report
+        report.output.container = container
+        report.output.bytes = bytes.count
+        report.output.bitrate = Double(bytes.count * 8) / max(durationSeconds, 1e-9)
+        return (bytes, report)
+    }
 }

@@ -51,9 +51,20 @@ public struct CompactSignal: SampleSource {
     public var count: Int { values.count + pending.count }
 
     public mutating func append(_ samples: UnsafeBufferPointer<Float>) {
-        for sample in samples {
-            pending.append(sample)
+        var offset = 0
+        // Top up a partial block first; then whole blocks go straight from `samples`.
+        if !pending.isEmpty {
+            let take = min(samples.count, Self.blockSize - pending.count)
+            pending.append(contentsOf: UnsafeBufferPointer(rebasing: samples[0..<take]))
+            offset = take
             if pending.count == Self.blockSize { flush() }
+        }
+        while samples.count - offset >= Self.blockSize {
+            store(UnsafeBufferPointer(rebasing: samples[offset..<(offset + Self.blockSize)]))
+            offset += Self.blockSize
+        }
+        if offset < samples.count {
+            pending.append(contentsOf: UnsafeBufferPointer(rebasing: samples[offset..<samples.count]))
         }
     }
 
@@ -63,13 +74,16 @@ public struct CompactSignal: SampleSource {
     }
 
     private mutating func flush() {
-        let start = values.count
-        values.append(contentsOf: repeatElement(0, count: pending.count))
-        let step = pending.withUnsafeBufferPointer { piece in
-            values.withUnsafeMutableBufferPointer { Self.quantize(piece, into: $0.baseAddress! + start) }
-        }
-        steps.append(step)
+        pending.withUnsafeBufferPointer { store($0) }
         pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends `block` (at most `blockSize` samples) as one block.
+    private mutating func store(_ block: UnsafeBufferPointer<Float>) {
+        let start = values.count
+        values.append(contentsOf: repeatElement(0, count: block.count))
+        let step = values.withUnsafeMutableBufferPointer { Self.quantize(block, into: $0.baseAddress! + start) }
+        steps.append(step)
     }
 
     /// Stores `piece` as steps of its own peak / 32767; returns the step.
@@ -78,10 +92,36 @@ public struct CompactSignal: SampleSource {
         for value in piece { peak = max(peak, abs(value)) }
         let step = peak > 0 ? peak / Float(Int16.max) : 1
         let inverse = 1 / step
-        for (i, value) in piece.enumerated() {
-            output[i] = Int16(max(-32767, min(32767, (value * inverse).rounded())))
+        let whole = piece.count - piece.count % 8
+        let raw = UnsafeRawPointer(piece.baseAddress!)
+        for i in stride(from: 0, to: whole, by: 8) {
+            let value = raw.loadUnaligned(fromByteOffset: i * MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(output + i).storeBytes(of: Self.quantized(value * inverse), as: SIMD8<Int16>.self)
+        }
+        for i in whole..<piece.count {
+            output[i] = Int16(max(-32767, min(32767, (piece[i] * inverse).rounded())))
         }
         return step
+    }
+
+    /// What `Int16(max(-32767, min(32767, x.rounded())))` gives in each lane (NaN included),
+    /// without a call into libm per value. Adding 1.5 * 2^23 rounds |x| < 2^22 to the nearest
+    /// integer (ties to even), which lands in the low bits of the sum; the remainder is exact,
+    /// so the ties that must go away from zero instead are found exactly.
+    @inline(__always)
+    static func quantized(_ x: SIMD8<Float>) -> SIMD8<Int16> {
+        let limit = SIMD8<Float>(repeating: 32767)
+        var x = x.replacing(with: limit, where: .!(x .< limit))
+        x = x.replacing(with: -limit, where: x .< -limit)
+        let magic = SIMD8<Float>(repeating: 12_582_912)
+        let sum = x + magic
+        let nearest = sum - magic
+        let remainder = x - nearest
+        var rounded = unsafeBitCast(sum, to: SIMD8<Int32>.self) &- Int32(bitPattern: magic[0].bitPattern)
+        let zero = SIMD8<Int32>(), one = SIMD8<Int32>(repeating: 1)
+        rounded &+= zero.replacing(with: one, where: (remainder .== 0.5) .& (x .> 0))
+        rounded &-= zero.replacing(with: one, where: (remainder .== -0.5) .& (x .< 0))
+        return SIMD8<Int16>(truncatingIfNeeded: rounded)
     }
 
     public func read(_ range: Range<Int>, into output: UnsafeMutablePointer<Float>) {

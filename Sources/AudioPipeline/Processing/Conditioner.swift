@@ -20,15 +20,6 @@ public struct Conditioner: Sendable {
         self.configuration = configuration
     }
 
-    /// Conditions `samples` in place. `sampleRate` is the samples' rate in Hz.
-    public func process(_ samples: inout [Float], sampleRate: Int) {
-        guard !samples.isEmpty else { return }
-        var sum = 0.0
-        for value in samples { sum += Double(value) }
-        var stream = stream(mean: Float(sum / Double(samples.count)), sampleRate: sampleRate)
-        samples.withUnsafeMutableBufferPointer { stream.process($0) }
-    }
-
     /// Conditioning for a signal that is processed in pieces, in order, once its mean is known.
     public func stream(mean: Float, sampleRate: Int) -> Stream {
         let usesFilter = configuration.highPassHz > 0 && configuration.highPassHz < Double(sampleRate) / 2

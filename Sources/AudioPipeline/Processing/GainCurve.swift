@@ -27,24 +27,6 @@ public struct GainCurve: Sendable, Equatable {
         (sampleCount + blockSize - 1) / blockSize
     }
 
-    /// The gain at sample `n`.
-    public func gain(at n: Int) -> Float {
-        let (first, second, fraction) = position(n)
-        return values[first] + (values[second] - values[first]) * fraction
-    }
-
-    /// The two block values around sample `n` and how far `n` lies from the first to the second.
-    @inline(__always)
-    private func position(_ n: Int) -> (Int, Int, Float) {
-        let block = n / Self.blockSize
-        let offset = Float(n - block * Self.blockSize) - Float(Self.blockSize - 1) / 2
-        let last = values.count - 1
-        if offset < 0 {
-            return (max(0, block - 1), block, 1 + offset / Float(Self.blockSize))
-        }
-        return (block, min(last, block + 1), offset / Float(Self.blockSize))
-    }
-
     /// The block-wise product of two curves over the same signal.
     public static func * (lhs: GainCurve, rhs: GainCurve) -> GainCurve {
         precondition(lhs.sampleCount == rhs.sampleCount)

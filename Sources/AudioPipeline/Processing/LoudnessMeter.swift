@@ -1,17 +1,17 @@
-import CEbur128
 import Foundation
 
-/// Measures loudness with libebur128. The only owner of an `ebur128_state`.
+/// Measures loudness with libebur128 (through `Ebur128Handle`), and the true peak per BS.1770-4.
 public enum LoudnessMeter {
     /// Measures `samples` at `sampleRate`: mono, or `channelCount` channels interleaved
-    /// (weighted per BS.1770: every channel of up to 5.1 counts 1.0 except surrounds).
+    /// (weighted per BS.1770: every channel of up to 5.1 counts 1.0 except surrounds). One
+    /// `Session` over the whole signal; the Benchmarks package times it.
     ///
     /// Integrated loudness is gated per BS.1770-4. A clip shorter than one 400 ms gating block
     /// has no gated block at all; it gets the ungated K-weighted level of the whole clip, which
     /// is what a listener hears, instead of "minus infinity".
     public static func measure(_ samples: [Float], channelCount: Int = 1, sampleRate: Int, truePeak: Bool = true) throws -> LoudnessMeasurement {
-        let frames = samples.count / max(1, channelCount)
-        let session = try Session(channelCount: channelCount, sampleRate: sampleRate, expectedFrames: frames, truePeak: truePeak)
+        let session = try Session(
+            channelCount: channelCount, sampleRate: sampleRate, expectedFrames: samples.count / max(1, channelCount), truePeak: truePeak)
         try samples.withUnsafeBufferPointer { try session.add($0) }
         return try session.result()
     }
@@ -20,39 +20,29 @@ public enum LoudnessMeter {
     /// is the whole length: a clip shorter than a gating block is measured over a window of
     /// its own length, which libebur128 must know before the first frame.
     public final class Session {
-        private var handle: UnsafeMutablePointer<ebur128_state>?
+        private let meter: Ebur128Handle
         private let channelCount: Int
-        private let durationMs: UInt
+        private let durationMs: Int
         private var peaks: [InterSamplePeakEstimator.Stream]?
         private var peak: Float = 0
         private var deinterleaved: [Float] = []
 
         public init(channelCount: Int = 1, sampleRate: Int, expectedFrames: Int, truePeak: Bool = true) throws {
-            let mode = Int32(EBUR128_MODE_I.rawValue)
-            guard let state = ebur128_init(UInt32(channelCount), UInt(sampleRate), mode) else {
-                throw AudioPipelineError(.codecFailure, "cannot start the loudness meter", source: "loudness")
-            }
-            handle = state
+            meter = try Ebur128Handle(channelCount: channelCount, sampleRate: sampleRate)
             self.channelCount = channelCount
-            durationMs = UInt(Double(expectedFrames) * 1000 / Double(sampleRate))
+            durationMs = Int(Double(expectedFrames) * 1000 / Double(sampleRate))
             if durationMs < 400, durationMs > 0 {
-                // NO_CHANGE only says the window already fits.
-                let code = ebur128_set_max_window(state, durationMs)
-                if code != Int32(EBUR128_ERROR_NO_CHANGE.rawValue) {
-                    do { try check(code) } catch { ebur128_destroy(&handle); throw error }
-                }
+                try meter.setMaximumWindow(milliseconds: durationMs)
             }
             if truePeak {
                 peaks = Array(repeating: InterSamplePeakEstimator.Stream(), count: channelCount)
             }
         }
 
-        deinit { ebur128_destroy(&handle) }
-
         /// Adds interleaved frames.
         public func add(_ samples: UnsafeBufferPointer<Float>) throws {
-            guard let base = samples.baseAddress, let handle else { return }
-            try check(ebur128_add_frames_float(handle, base, samples.count / channelCount))
+            guard !samples.isEmpty else { return }
+            try meter.add(samples, frames: samples.count / channelCount)
             guard peaks != nil else { return }
             var peak = self.peak
             let take = { (chunk: UnsafeBufferPointer<Float>) in
@@ -72,13 +62,12 @@ public enum LoudnessMeter {
 
         /// Integrated loudness per BS.1770-4 and, when asked for, the true peak.
         public func result() throws -> LoudnessMeasurement {
-            guard let handle else { throw AudioPipelineError(.codecFailure, "the loudness meter is gone", source: "loudness") }
             let isShort = durationMs < 400
             var loudness = -Double.infinity
             if isShort {
-                if durationMs > 0 { try check(ebur128_loudness_window(handle, durationMs, &loudness)) }
+                if durationMs > 0 { loudness = try meter.loudness(window: durationMs) }
             } else {
-                try check(ebur128_loudness_global(handle, &loudness))
+                loudness = try meter.integratedLoudness()
             }
             // True peak per BS.1770-4 Annex 2 (4x oversampling, 12 taps a phase). libebur128's
             // own interpolator reads speech peaks up to a few tenths of a dB above ffmpeg's and
@@ -99,14 +88,4 @@ public enum LoudnessMeter {
                 isUngated: isShort)
         }
     }
-
-    fileprivate static func check(_ code: Int32) throws {
-        guard code == Int32(EBUR128_SUCCESS.rawValue) else {
-            throw AudioPipelineError(.codecFailure, "libebur128 error \(code)", source: "loudness")
-        }
-    }
-}
-
-private func check(_ code: Int32) throws {
-    try LoudnessMeter.check(code)
 }

@@ -22,6 +22,12 @@ public struct Normalizer: Sendable {
         /// The limiter's timing; its ceiling is set per pass.
         public var limiter = TruePeakLimiter.Configuration()
         public init() {}
+
+        /// The targets worth asking for, in LUFS: quieter than -70 is under BS.1770's
+        /// absolute gate, louder than -5 leaves no room under any ceiling.
+        public static let targetLoudnessRange = -70.0 ... -5.0
+        /// The true-peak ceilings worth asking for, in dBTP.
+        public static let truePeakCeilingRange = -20.0...0.0
     }
 
     /// What normalization did.
@@ -59,16 +65,18 @@ public struct Normalizer: Sendable {
 
     /// What the gain search needs of a signal, computed once: its true peak and K-weighted power
     /// per `GainCurve` block. Reused across encode passes; the samples are shared, not copied.
+    /// The block peaks are exact only where the limiter has needed them so far (see
+    /// `BlockPeakTable`).
     public struct Analysis: Sendable {
         let source: any SampleSource
         let sampleRate: Int
-        let blockPeaks: [Float]
+        let peaks: BlockPeakTable
         let weighting: KWeighting
         /// The signal's loudness in LUFS, nil for silence.
         public let loudness: Double?
         /// The signal's true peak in dBTP, nil for silence.
         public var truePeak: Double? {
-            let peak = blockPeaks.max() ?? 0
+            let peak = peaks.highest
             return peak > 0 ? 20 * log10(Double(peak)) : nil
         }
     }
@@ -79,7 +87,9 @@ public struct Normalizer: Sendable {
         _ source: any SampleSource, sampleRate: Int, observe: (UnsafeBufferPointer<Float>) throws -> Void
     ) rethrows -> Analysis {
         var weighting = KWeighting.Builder(sampleRate: sampleRate, expectedSampleCount: source.count)
-        var peaks = BlockPeakCollector(sampleCount: source.count)
+        // Exact only where a block reaches the highest peak so far; the limiter refines the
+        // rest it needs later, once it knows the gain.
+        var peaks = BlockPeakCollector(sampleCount: source.count, exactAbove: .infinity)
         try source.forEachChunk { piece in
             weighting.append(piece)
             peaks.append(piece)
@@ -87,7 +97,7 @@ public struct Normalizer: Sendable {
         }
         let weighted = weighting.finish()
         return Analysis(
-            source: source, sampleRate: sampleRate, blockPeaks: peaks.finish(),
+            source: source, sampleRate: sampleRate, peaks: BlockPeakTable(peaks, source: source),
             weighting: weighted, loudness: weighted.loudness())
     }
 
@@ -111,8 +121,10 @@ public struct Normalizer: Sendable {
         func evaluate(_ gain: Double) -> Step {
             let applied = min(gain, maximumGain)
             let linear = Float(pow(10, applied / 20))
+            // Blocks at or under the limiter's ceiling need no gain, exact or not.
+            let blockPeaks = analysis.peaks.peaks(exactAbove: limiter.ceiling(gain: linear))
             guard let limited = limiter.envelope(
-                blockPeaks: analysis.blockPeaks, sampleCount: analysis.source.count,
+                blockPeaks: blockPeaks, sampleCount: analysis.source.count,
                 gain: linear, sampleRate: analysis.sampleRate)
             else {
                 return (gain, loudness + applied, nil, .init(maximumReductionDB: 0, reducedFraction: 0))

@@ -29,10 +29,6 @@ extension SpeechTrimmer {
         public var speechEndSeconds: Double { seconds(speechEndSample) }
         public var keptStartSeconds: Double { seconds(keptStartSample) }
         public var keptEndSeconds: Double { seconds(keptEndSample) }
-        /// Seconds removed before the kept span.
-        public var removedLeadingSeconds: Double { seconds(keptStartSample) }
-        /// Seconds removed after the kept span.
-        public var removedTrailingSeconds: Double { seconds(inputSampleCount - keptEndSample) }
         /// Number of samples kept.
         public var keptSampleCount: Int { keptEndSample - keptStartSample }
 

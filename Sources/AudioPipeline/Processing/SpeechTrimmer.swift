@@ -25,7 +25,7 @@ public struct SpeechTrimmer: Sendable {
     ///
     /// - Throws: `AudioPipelineError` `.noSpeech` with the levels that decided it, or
     ///   `.unsupportedInput` for a sample rate that is not positive.
-    public func measure(_ samples: [Float], sampleRate: Int = 48_000) throws -> Measurement {
+    public func measure(_ samples: [Float], sampleRate: Int = OpusStream.sampleRate) throws -> Measurement {
         guard sampleRate > 0 else {
             throw AudioPipelineError(.unsupportedInput, "cannot trim audio at a sample rate of \(sampleRate) Hz")
         }
@@ -61,7 +61,7 @@ public struct SpeechTrimmer: Sendable {
     /// Keeps the speech plus padding, with raised-cosine fades where the signal was cut.
     ///
     /// - Throws: the same errors as `measure(_:sampleRate:)`.
-    public func trim(_ samples: [Float], sampleRate: Int = 48_000) throws -> TrimmedAudio {
+    public func trim(_ samples: [Float], sampleRate: Int = OpusStream.sampleRate) throws -> TrimmedAudio {
         let measurement = try measure(samples, sampleRate: sampleRate)
         let kept = keptSpan(of: samples, measurement: measurement)
         var output = [Float](repeating: 0, count: kept.count)

@@ -38,21 +38,18 @@ public struct TruePeakLimiter: Sendable {
     }
 
     /// The highest true peak within each `GainCurve` block of `samples`, linear: what the
-    /// limiter works on. It scales with the signal, so it is computed once per signal.
-    public static func blockPeaks(of samples: UnsafeBufferPointer<Float>) -> [Float] {
-        var collector = BlockPeakCollector(sampleCount: samples.count)
-        collector.append(samples)
-        return collector.finish()
-    }
-
+    /// limiter works on. It scales with the signal, so it is computed once per signal. The
+    /// pipeline collects the same peaks while it streams; the Benchmarks package times this.
     public static func blockPeaks(of samples: [Float]) -> [Float] {
-        samples.withUnsafeBufferPointer { blockPeaks(of: $0) }
+        var collector = BlockPeakCollector(sampleCount: samples.count)
+        samples.withUnsafeBufferPointer { collector.append($0) }
+        return collector.finish()
     }
 
     /// The gain curve that keeps `gain · samples` under the ceiling, given the signal's
     /// `blockPeaks`; nil when no sample needs any reduction.
     public func envelope(blockPeaks peaks: [Float], sampleCount: Int, gain: Float, sampleRate: Int) -> (curve: GainCurve, measurement: Measurement)? {
-        let ceiling = Float(pow(10, configuration.ceilingDB / 20)) / gain
+        let ceiling = ceiling(gain: gain)
         guard let loudest = peaks.max(), loudest > ceiling else { return nil }
         let size = Double(GainCurve.blockSize)
         let lookAhead = max(1, Int((configuration.lookAheadSeconds * Double(sampleRate) / size).rounded()))
@@ -75,6 +72,12 @@ public struct TruePeakLimiter: Sendable {
         return (GainCurve(values: values, sampleCount: sampleCount), Measurement(
             maximumReductionDB: 20 * log10(Double(minimum)),
             reducedFraction: Double(reduced) / Double(values.count)))
+    }
+
+    /// The ceiling in terms of the signal before `gain`, linear: only blocks whose peak passes
+    /// it are limited.
+    func ceiling(gain: Float) -> Float {
+        Float(pow(10, configuration.ceilingDB / 20)) / gain
     }
 
     /// Sliding minimum of `needed` over the next `lookAhead` blocks, a moving average of the

@@ -18,6 +18,10 @@ struct CreateRunResponse: ResponseEncodable, Decodable {
 struct UploadResponse: ResponseEncodable, Decodable {
     var id: String
     var status: MessageStatus
+    /// The sender's token for this message alone, shown only when the upload created it: a
+    /// replay with the same Idempotency-Key gets the message without it (only its hash is
+    /// stored), so the client keeps the first answer's token with its recording.
+    var senderToken: String?
 }
 
 /// `GET /v1/messages/{id}` answer.
@@ -31,6 +35,10 @@ struct MessageResponse: ResponseEncodable, Decodable {
     var sender: String?
     var durationSeconds: Double?
     var attempts: Int
+    /// When the runner's app played it, in seconds since 1970 (server time); nil until played.
+    var playedAt: Double?
+    var playedAtMeters: Double?
+    var playedAtRunSeconds: Double?
 
     init(_ record: MessageRecord) {
         id = record.id
@@ -44,6 +52,9 @@ struct MessageResponse: ResponseEncodable, Decodable {
         sender = record.sender
         durationSeconds = record.durationSeconds
         attempts = record.attempts
+        playedAt = record.playedAt
+        playedAtMeters = record.playedAtMeters
+        playedAtRunSeconds = record.playedAtRunSeconds
     }
 }
 

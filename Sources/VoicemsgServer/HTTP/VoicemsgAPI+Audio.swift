@@ -4,22 +4,20 @@ import HTTPTypes
 import Hummingbird
 
 extension VoicemsgAPI {
-    /// The Ogg Opus bytes of a ready message, for the run's owner, with an ETag (the SHA-256)
+    /// The Ogg Opus bytes of a ready message, for the run's owner or the message's sender (so
+    /// the sender hears what the runner will), with an ETag (the SHA-256)
     /// and single-range requests. `?container=caf` rewraps the same packets as Opus in CAF,
     /// the form Apple's players accept, without re-encoding.
-    func audio(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let id = try Self.validID(context.parameters.get("id"))
-        let token = try Self.bearerToken(request)
-        guard let record = try await store.message(id: id) else {
-            throw HTTPError(.notFound, message: "no message \(id)")
-        }
-        _ = try await authorize(token: token, runID: record.runID, needsOwner: true)
+    func audio(_ request: Request, _ context: VoicemsgRequestContext) async throws -> Response {
+        let (record, credential) = try await pathMessage(context)
+        let id = record.id
+        try await authorize(credential, message: record, allowInvite: false)
         let container = request.uri.queryParameters.get("container") ?? "ogg"
         guard container == "ogg" || container == "caf" else {
             throw HTTPError(.badRequest, message: "container must be ogg or caf")
         }
         guard record.status == .ready, let sha256 = record.audioSHA256,
-            var bytes = try await store.audio(messageID: id)
+            var bytes = try await store.audio.audio(messageID: id)
         else {
             throw HTTPError(.notFound, message: "message \(id) is \(record.status.rawValue), it has no audio yet")
         }

@@ -6,30 +6,39 @@ import RunTracking
 
 /// The HTTP API: runs, uploads, message status, the manifest, audio, health and metrics.
 public struct VoicemsgAPI: Sendable {
-    let store: any Store
+    let store: Store
     let metrics: ServerMetrics
     let configuration: APIConfiguration
 
-    public init(store: any Store, metrics: ServerMetrics, configuration: APIConfiguration = .init()) {
+    public init(store: Store, metrics: ServerMetrics, configuration: APIConfiguration = .init()) {
         self.store = store
         self.metrics = metrics
         self.configuration = configuration
     }
 
     /// A router with every route of the API.
-    public func makeRouter() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    public func makeRouter() -> Router<VoicemsgRequestContext> {
+        let router = Router(context: VoicemsgRequestContext.self)
+        router.add(middleware: BearerAuthenticator())
         router.post("/v1/runs") { request, context in try await createRun(request, context) }
         router.post("/v1/runs/:runID/messages") { request, context in try await upload(request, context) }
         router.get("/v1/runs/:runID/manifest") { request, context in try await manifest(request, context) }
         router.get("/v1/messages/:id") { request, context in try await message(request, context) }
         router.get("/v1/messages/:id/audio") { request, context in try await audio(request, context) }
+        router.get("/v1/runs/:runID") { request, context in try await runInfo(request, context) }
+        router.get("/v1/runs/:runID/markers/resolve") { request, context in try await resolveMarker(request, context) }
+        router.get("/v1/runs/:runID/messages") { request, context in try await runMessages(request, context) }
+        router.get("/r/:runID") { request, context in try recordingPage(request, context) }
+        router.get("/runs/:runID") { request, context in try runnerPage(request, context) }
+        router.get("/static/:name") { request, context in try staticFile(request, context) }
+        router.delete("/v1/messages/:id") { request, context in try await deleteMessage(request, context) }
+        router.post("/v1/messages/:id/played") { request, context in try await played(request, context) }
         router.get("/healthz") { _, _ in try await health() }
         router.get("/metrics") { _, _ in try await renderMetrics() }
         return router
     }
 
-    func createRun(_ request: Request, _ context: BasicRequestContext) async throws
+    func createRun(_ request: Request, _ context: VoicemsgRequestContext) async throws
         -> EditedResponse<CreateRunResponse>
     {
         let body: CreateRunRequest
@@ -53,17 +62,17 @@ public struct VoicemsgAPI: Sendable {
             ownerTokenHash: SecureIdentifier.hash(token: ownerToken),
             inviteTokenHash: SecureIdentifier.hash(token: inviteToken),
             createdAt: Date().timeIntervalSince1970)
-        try await store.createRun(run)
+        try await store.records.createRun(run)
         return EditedResponse(
             status: .created,
             response: CreateRunResponse(id: run.id, ownerToken: ownerToken, inviteToken: inviteToken))
     }
 
-    func upload(_ request: Request, _ context: BasicRequestContext) async throws
+    func upload(_ request: Request, _ context: VoicemsgRequestContext) async throws
         -> EditedResponse<UploadResponse>
     {
         let runID = try Self.validID(context.parameters.get("runID"))
-        let run = try await authorize(request, runID: runID, needsOwner: false)
+        let run = try await authorize(context, runID: runID, needsOwner: false)
         guard let markerText = request.uri.queryParameters.get("marker") else {
             throw HTTPError(.badRequest, message: "the marker query parameter is required, as in ?marker=5km")
         }
@@ -84,15 +93,26 @@ public struct VoicemsgAPI: Sendable {
             throw HTTPError(.badRequest, message: "Idempotency-Key must have 1 to 200 characters")
         }
         let original = try await readBody(request)
-        let record = try await store.enqueue(
+        // Refused now, by its first bytes, rather than accepted and failed by a worker later.
+        if let refusal = AudioSniffer.refusal(prefix: original.prefix(AudioSniffer.prefixLength)) {
+            throw HTTPError(.unsupportedMediaType, message: refusal)
+        }
+
+        let senderToken = SecureIdentifier.makeToken()
+        let newID = SecureIdentifier.makeID()
+        let record = try await store.queue.enqueue(
             NewMessage(
-                id: SecureIdentifier.makeID(), runID: run.id, marker: marker.canonical,
+                id: newID, runID: run.id, marker: marker.canonical,
                 markerMeters: markerMeters, sender: sender, idempotencyKey: idempotencyKey,
-                maxAttempts: configuration.maxAttempts),
+                maxAttempts: configuration.maxAttempts,
+                senderTokenHash: SecureIdentifier.hash(token: senderToken)),
             original: original)
         metrics.recordUpload()
+        // A replay returns the first message, whose token is stored only as a hash.
+        let created = record.id == newID
         return EditedResponse(
-            status: .accepted, response: UploadResponse(id: record.id, status: record.status))
+            status: .accepted,
+            response: UploadResponse(id: record.id, status: record.status, senderToken: created ? senderToken : nil))
     }
 
     /// Reads the streamed body, refusing it with 413 the moment it passes the limit.
@@ -114,20 +134,10 @@ public struct VoicemsgAPI: Sendable {
         return data
     }
 
-    func message(_ request: Request, _ context: BasicRequestContext) async throws -> MessageResponse {
-        let id = try Self.validID(context.parameters.get("id"))
-        let token = try Self.bearerToken(request)
-        guard let record = try await store.message(id: id) else {
-            throw HTTPError(.notFound, message: "no message \(id)")
-        }
-        _ = try await authorize(token: token, runID: record.runID, needsOwner: false)
-        return MessageResponse(record)
-    }
-
-    func manifest(_ request: Request, _ context: BasicRequestContext) async throws -> ManifestResponse {
+    func manifest(_ request: Request, _ context: VoicemsgRequestContext) async throws -> ManifestResponse {
         let runID = try Self.validID(context.parameters.get("runID"))
-        let run = try await authorize(request, runID: runID, needsOwner: true)
-        let all = try await store.messages(runID: runID)
+        let run = try await authorize(context, runID: runID, needsOwner: true)
+        let all = try await store.records.messages(runID: runID)
         let ready = all.filter { $0.status == .ready }.sorted {
             ($0.markerMeters, $0.createdAt, $0.id) < ($1.markerMeters, $1.createdAt, $1.id)
         }
@@ -145,12 +155,12 @@ public struct VoicemsgAPI: Sendable {
     }
 
     func health() async throws -> HealthResponse {
-        _ = try await store.run(id: "healthz")
+        _ = try await store.records.run(id: "healthz")
         return HealthResponse(status: "ok")
     }
 
     func renderMetrics() async throws -> Response {
-        let text = metrics.render(queueDepth: try await store.statusCounts())
+        let text = metrics.render(queueDepth: try await store.records.statusCounts())
         return Response(
             status: .ok,
             headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

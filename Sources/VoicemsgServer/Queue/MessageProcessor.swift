@@ -19,7 +19,8 @@ public struct ProcessingInput: Sendable {
 }
 
 /// Which failures are the input's fault: they fail the message at once, with the pipeline's
-/// own words, because trying again would give the same answer.
+/// own words, because trying again would give the same answer. The pipeline says so itself,
+/// in `AudioPipelineError.isRetryable`.
 enum FailureKind {
     case permanent
     case transient
@@ -34,11 +35,6 @@ enum FailureKind {
             self = .transient
             return
         }
-        switch error.code {
-        case .unreadableInput, .unsupportedInput, .invalidSamples, .noSpeech, .invalidMarker:
-            self = .permanent
-        case .invalidContainer, .codecFailure, .io:
-            self = .transient
-        }
+        self = error.isRetryable ? .transient : .permanent
     }
 }

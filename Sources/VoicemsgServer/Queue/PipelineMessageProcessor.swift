@@ -6,8 +6,16 @@ import RunTracking
 public struct PipelineMessageProcessor: MessageProcessor {
     let configuration: PipelineConfiguration
 
-    public init(configuration: PipelineConfiguration = .init()) {
+    public init(configuration: PipelineConfiguration = Self.uploadConfiguration) {
         self.configuration = configuration
+    }
+
+    /// The pipeline's defaults, with every upload decoded by FFmpeg in the isolated child:
+    /// uploads are untrusted, and a crafted one must not take a worker down.
+    public static var uploadConfiguration: PipelineConfiguration {
+        var configuration = PipelineConfiguration()
+        configuration.isolation.policy = .always
+        return configuration
     }
 
     public func process(_ job: ProcessingInput) throws -> JobResult {

@@ -1,25 +1,27 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// The two moments of a graceful shutdown that workers react to: when they must stop claiming,
 /// and when the grace period is over and jobs still in flight must be released.
-final class ShutdownState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stopping = false
-    private var expired = false
-    private var expiryWaiters: [UUID: CheckedContinuation<Void, Never>] = [:]
+final class ShutdownState: Sendable {
+    private struct State {
+        var stopping = false
+        var expired = false
+        var expiryWaiters: [UUID: CheckedContinuation<Void, Never>] = [:]
+    }
+
+    private let state = NIOLockedValueBox(State())
 
     var isStopping: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopping
+        state.withLockedValue { $0.stopping }
     }
 
     /// Stops claiming now; releases jobs in flight after `graceSeconds`.
     func beginStopping(graceSeconds: Double) {
-        lock.lock()
-        let first = !stopping
-        stopping = true
-        lock.unlock()
+        let first = state.withLockedValue { state in
+            defer { state.stopping = true }
+            return !state.stopping
+        }
         guard first else { return }
         Task {
             try? await Task.sleep(for: .seconds(graceSeconds))
@@ -28,12 +30,12 @@ final class ShutdownState: @unchecked Sendable {
     }
 
     func expire() {
-        lock.lock()
-        stopping = true
-        expired = true
-        let waiters = expiryWaiters
-        expiryWaiters.removeAll()
-        lock.unlock()
+        let waiters = state.withLockedValue { state in
+            state.stopping = true
+            state.expired = true
+            defer { state.expiryWaiters.removeAll() }
+            return state.expiryWaiters
+        }
         for waiter in waiters.values { waiter.resume() }
     }
 
@@ -42,20 +44,15 @@ final class ShutdownState: @unchecked Sendable {
         let id = UUID()
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                lock.lock()
-                if expired || Task.isCancelled {
-                    lock.unlock()
-                    continuation.resume()
-                } else {
-                    expiryWaiters[id] = continuation
-                    lock.unlock()
+                let resumeNow = state.withLockedValue { state in
+                    if state.expired || Task.isCancelled { return true }
+                    state.expiryWaiters[id] = continuation
+                    return false
                 }
+                if resumeNow { continuation.resume() }
             }
         } onCancel: {
-            lock.lock()
-            let waiter = expiryWaiters.removeValue(forKey: id)
-            lock.unlock()
-            waiter?.resume()
+            state.withLockedValue { $0.expiryWaiters.removeValue(forKey: id) }?.resume()
         }
     }
 }

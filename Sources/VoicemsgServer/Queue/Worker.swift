@@ -14,19 +14,19 @@ struct Worker: Sendable {
     }
 
     func run() async {
-        let store = pool.store
+        let queue = pool.queue
         let configuration = pool.configuration
         while !state.isStopping {
             let claim: JobClaim?
             do {
-                claim = try await store.claim(workerID: workerID, leaseSeconds: configuration.leaseSeconds)
+                claim = try await queue.claim(workerID: workerID, leaseSeconds: configuration.leaseSeconds)
             } catch {
                 pool.logger.error("claim failed: \(error)")
                 try? await Task.sleep(for: .seconds(configuration.pollSeconds))
                 continue
             }
             guard let claim else {
-                await store.waitForWork(timeoutSeconds: configuration.pollSeconds)
+                await pool.signal.waitForWork(timeoutSeconds: configuration.pollSeconds)
                 continue
             }
             await execute(claim)
@@ -40,7 +40,7 @@ struct Worker: Sendable {
         logger[metadataKey: "worker"] = "\(workerID)"
         logger.debug("claimed")
         let started = ContinuousClock.now
-        let outcome = await withTaskGroup(of: Outcome?.self) { group -> Outcome in
+        await withTaskGroup(of: Outcome?.self) { group in
             group.addTask { .finished(await self.process(claim)) }
             group.addTask { await self.heartbeat(claim) }
             group.addTask {
@@ -53,23 +53,24 @@ struct Worker: Sendable {
                 break
             }
             group.cancelAll()
-            return first
-        }
-        let seconds = (ContinuousClock.now - started) / .seconds(1)
-        do {
-            try await settle(claim, outcome: outcome, seconds: seconds, logger: logger)
-        } catch {
-            // The lease will expire and another worker will take the job over.
-            logger.error("could not record the outcome: \(error)")
+            // Settled before the group ends: work already running on the thread pool cannot be
+            // interrupted, and an attempt given up on (lease lost, grace period over) must not
+            // wait for it to be recorded.
+            do {
+                try await settle(claim, outcome: first, duration: ContinuousClock.now - started, logger: logger)
+            } catch {
+                // The lease will expire and another worker will take the job over.
+                logger.error("could not record the outcome: \(error)")
+            }
         }
     }
 
-    private func settle(_ claim: JobClaim, outcome: Outcome, seconds: Double, logger: Logger) async throws {
-        let store = pool.store
+    private func settle(_ claim: JobClaim, outcome: Outcome, duration: Duration, logger: Logger) async throws {
+        let queue = pool.queue
         switch outcome {
         case .finished(.success(let result)):
-            if try await store.complete(claim, result: result) {
-                pool.metrics.recordCompleted(seconds: seconds)
+            if try await queue.complete(claim, result: result) {
+                pool.metrics.recordCompleted(duration: duration)
                 logger.info("completed", metadata: ["bytes": "\(result.audio.count)"])
             } else {
                 pool.metrics.recordStaleResult()
@@ -79,28 +80,28 @@ struct Worker: Sendable {
             let text = "\(error)"
             switch FailureKind(error) {
             case .permanent:
-                pool.metrics.recordFailure(kind: "permanent")
+                pool.metrics.recordFailure(.permanent)
                 logger.info("failed: \(text)")
-                _ = try await store.fail(claim, error: text, retryAfterSeconds: nil)
+                _ = try await queue.fail(claim, error: text, retryAfterSeconds: nil)
             case .transient where claim.attempt >= claim.maxAttempts:
-                pool.metrics.recordFailure(kind: "dead")
+                pool.metrics.recordFailure(.dead)
                 logger.warning("failed after \(claim.attempt) attempts: \(text)")
-                _ = try await store.fail(
+                _ = try await queue.fail(
                     claim, error: "gave up after \(claim.attempt) attempts: \(text)", retryAfterSeconds: nil)
             case .transient:
                 let backoff = RetryBackoff(
                     baseSeconds: pool.configuration.retryBaseSeconds,
                     maxSeconds: pool.configuration.retryMaxSeconds)
                 let delay = backoff.delay(afterAttempt: claim.attempt)
-                pool.metrics.recordFailure(kind: "retry")
+                pool.metrics.recordFailure(.retry)
                 logger.warning("attempt failed, retrying in \(delay) s: \(text)")
-                _ = try await store.fail(claim, error: text, retryAfterSeconds: delay)
+                _ = try await queue.fail(claim, error: text, retryAfterSeconds: delay)
             }
         case .leaseLost:
             pool.metrics.recordStaleResult()
             logger.warning("lease lost while processing; abandoning the attempt")
         case .shutdownExpired:
-            if try await store.release(claim) {
+            if try await queue.release(claim) {
                 logger.info("released at shutdown; it will run again")
             }
         }
@@ -108,22 +109,17 @@ struct Worker: Sendable {
 
     private func process(_ claim: JobClaim) async -> Result<JobResult, any Error> {
         let processor = pool.processor
-        let hooks = pool.hooks
         let input = ProcessingInput(
             messageID: claim.messageID, runID: claim.runID, runTitle: claim.runTitle,
             marker: claim.marker, sender: claim.sender, original: claim.original)
         do {
-            return .success(
-                try await runBlocking {
-                    hooks.beforeProcessing(sender: input.sender)
-                    return try processor.process(input)
-                })
+            return .success(try await pool.threads.runIfActive { try processor.process(input) })
         } catch {
             return .failure(error)
         }
     }
 
-    /// Extends the lease until cancelled; returns `.leaseLost` when the store says it is gone.
+    /// Extends the lease until cancelled; returns `.leaseLost` when the queue says it is gone.
     private func heartbeat(_ claim: JobClaim) async -> Outcome? {
         let interval = pool.configuration.effectiveHeartbeatSeconds
         while true {
@@ -133,7 +129,7 @@ struct Worker: Sendable {
                 return nil
             }
             do {
-                if try await !pool.store.heartbeat(claim, leaseSeconds: pool.configuration.leaseSeconds) {
+                if try await !pool.queue.heartbeat(claim, leaseSeconds: pool.configuration.leaseSeconds) {
                     return .leaseLost
                 }
             } catch {

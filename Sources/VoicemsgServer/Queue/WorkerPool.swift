@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import ServiceLifecycle
 
 /// N workers that claim jobs from a store and process them, as one service.
@@ -8,28 +9,31 @@ import ServiceLifecycle
 /// `shutdownGraceSeconds` to finish, and whatever is still running then is released back to the
 /// queue without counting the attempt, so nothing is left in `processing`.
 public final class WorkerPool: Service, Sendable {
-    let store: any Store
+    let queue: any JobQueue
+    let signal: any WorkSignal
     let processor: any MessageProcessor
     let configuration: QueueConfiguration
     let concurrency: Int
     let metrics: ServerMetrics
-    let hooks: TestHooks
     let logger: Logger
+    /// One thread per worker for the processor's blocking work, off Swift's cooperative pool, so
+    /// the HTTP server and heartbeats stay responsive while every worker is busy.
+    let threads: NIOThreadPool
     /// Names this process in `worker_id`, so a result can be traced to who wrote it.
     public let name: String
 
     public init(
-        store: any Store, processor: any MessageProcessor, configuration: QueueConfiguration,
-        concurrency: Int, metrics: ServerMetrics, hooks: TestHooks = TestHooks(), logger: Logger,
-        name: String = WorkerPool.defaultName()
+        store: Store, processor: any MessageProcessor, configuration: QueueConfiguration,
+        concurrency: Int, metrics: ServerMetrics, logger: Logger, name: String = WorkerPool.defaultName()
     ) {
-        self.store = store
+        self.queue = store.queue
+        self.signal = store.signal
         self.processor = processor
         self.configuration = configuration
         self.concurrency = max(1, concurrency)
         self.metrics = metrics
-        self.hooks = hooks
         self.logger = logger
+        self.threads = NIOThreadPool(numberOfThreads: max(1, concurrency))
         self.name = name
     }
 
@@ -40,6 +44,7 @@ public final class WorkerPool: Service, Sendable {
 
     public func run() async throws {
         let state = ShutdownState()
+        threads.start()
         await withGracefulShutdownHandler {
             await withTaskCancellationHandler {
                 await withTaskGroup(of: Void.self) { group in
@@ -55,8 +60,9 @@ public final class WorkerPool: Service, Sendable {
             self.logger.info(
                 "stopping: no new jobs; jobs in flight have \(self.configuration.shutdownGraceSeconds) s")
             state.beginStopping(graceSeconds: self.configuration.shutdownGraceSeconds)
-            Task { await self.store.signalWork() }
+            Task { await self.signal.signalWork() }
         }
+        try await threads.shutdownGracefully()
         logger.info("workers stopped")
     }
 }

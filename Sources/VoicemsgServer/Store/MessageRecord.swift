@@ -19,12 +19,21 @@ public struct MessageRecord: Sendable, Equatable {
     /// The worker that wrote the result.
     public var completedBy: String?
     public var createdAt: Double
+    /// SHA-256 of the token the upload gave its sender; nil for messages from before sender
+    /// tokens.
+    public var senderTokenHash: String?
+    /// When the runner's app reported playing it (seconds since 1970, the server's clock), and
+    /// where: metres into the run and seconds since its start. Nil until played.
+    public var playedAt: Double?
+    public var playedAtMeters: Double?
+    public var playedAtRunSeconds: Double?
 
     public init(
         id: String, runID: String, marker: String, markerMeters: Double, sender: String?,
         status: MessageStatus, error: String?, attempts: Int, maxAttempts: Int,
         durationSeconds: Double?, audioBytes: Int?, audioSHA256: String?, workerID: String?, completedBy: String?,
-        createdAt: Double
+        createdAt: Double, senderTokenHash: String? = nil, playedAt: Double? = nil,
+        playedAtMeters: Double? = nil, playedAtRunSeconds: Double? = nil
     ) {
         self.id = id
         self.runID = runID
@@ -41,5 +50,9 @@ public struct MessageRecord: Sendable, Equatable {
         self.workerID = workerID
         self.completedBy = completedBy
         self.createdAt = createdAt
+        self.senderTokenHash = senderTokenHash
+        self.playedAt = playedAt
+        self.playedAtMeters = playedAtMeters
+        self.playedAtRunSeconds = playedAtRunSeconds
     }
 }

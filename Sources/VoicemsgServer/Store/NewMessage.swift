@@ -10,10 +10,12 @@ public struct NewMessage: Sendable {
     /// A retried upload with the same key returns the first message instead of a new one.
     public var idempotencyKey: String?
     public var maxAttempts: Int
+    /// SHA-256 of the token that lets the sender read and delete this message only.
+    public var senderTokenHash: String?
 
     public init(
         id: String, runID: String, marker: String, markerMeters: Double, sender: String?,
-        idempotencyKey: String?, maxAttempts: Int
+        idempotencyKey: String?, maxAttempts: Int, senderTokenHash: String? = nil
     ) {
         self.id = id
         self.runID = runID
@@ -22,5 +24,6 @@ public struct NewMessage: Sendable {
         self.sender = sender
         self.idempotencyKey = idempotencyKey
         self.maxAttempts = maxAttempts
+        self.senderTokenHash = senderTokenHash
     }
 }

@@ -16,16 +16,30 @@ public enum StoreLocation: Sendable, Equatable {
         }
     }
 
-    /// Opens and migrates the store. The services (a PostgreSQL connection pool and its listener)
-    /// must run for as long as the store is used.
-    public func open(logger: Logger) async throws -> (store: any Store, services: [any Service]) {
+    /// Opens the store's four parts: the SQLite file, or a PostgreSQL pool that connects once it
+    /// runs. No table is touched yet: run `services` (the pool and its listener), then call
+    /// `migrate()` before first use.
+    public func open(logger: Logger) throws -> Store {
         switch self {
         case .sqlite(let dataDirectory):
-            let store = try SQLiteStore(dataDirectory: dataDirectory)
-            try await store.migrate()
-            return (store, [])
+            let database = try SQLiteBackend(dataDirectory: dataDirectory)
+            let signal = LocalWorkSignal()
+            let changes = MessageChangeSignal()
+            return Store(
+                records: SQLiteRecordStore(database: database, changes: changes),
+                audio: SQLiteAudioStore(database: database),
+                queue: SQLiteJobQueue(database: database, signal: signal, changes: changes),
+                signal: signal, changes: changes, location: "SQLite \(database.path)", services: [], schema: database)
         case .postgres(let url):
-            return try await PostgresStore.open(url: url, logger: logger)
+            let database = try PostgresBackend(url: url, logger: logger)
+            let signal = PostgresWorkSignal(database: database)
+            let changes = MessageChangeSignal()
+            return Store(
+                records: PostgresRecordStore(database: database, changes: changes),
+                audio: PostgresAudioStore(database: database),
+                queue: PostgresJobQueue(database: database, signal: signal, changes: changes),
+                signal: signal, changes: changes, location: "PostgreSQL \(database.redactedURL)",
+                services: [database.client, signal], schema: database)
         }
     }
 }

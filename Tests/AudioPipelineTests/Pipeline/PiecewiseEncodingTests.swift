@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import AudioPipeline
+@_spi(Benchmarks) @testable import AudioPipeline
 
 @Suite struct PiecewiseEncodingTests {
     static func rms(_ samples: ArraySlice<Float>) -> Double {
@@ -36,5 +36,28 @@ import Testing
         let later = (first.bounds[2] * frameSize + 9_600)..<(first.bounds[3] * frameSize - 9_600)
         let difference = Self.rms(ArraySlice(zip(after[later], before[later]).map { $0 - $1 }))
         #expect(difference < 0.01 * Self.rms(before[later]), "after the join: \(difference)")
+    }
+}
+
+/// The pipeline returns a stream; the file's container and size come from the container.
+@Suite struct ProcessedMessageFileTests {
+    @Test(arguments: OpusContainer.allCases)
+    func theFileCompletesTheReport(_ container: OpusContainer) throws {
+        let samples = KWeightingTests.speechLike(seconds: 2)
+        let stream = try OpusEncoder().encode(samples, inputSampleRate: 48_000, tags: OpusTags(vendor: "test"))
+        let report = MessageReport(
+            input: .init(name: "x", format: "test", sampleRate: 48_000, channels: 1, durationSeconds: 2),
+            speech: .init(startSeconds: 0, endSeconds: 2, keptStartSeconds: 0, keptEndSeconds: 2),
+            loudnessBefore: .init(integratedLoudness: -20, truePeak: -3), loudnessAfter: .init(integratedLoudness: -16, truePeak: -1),
+            normalization: .init(gainDB: 4, isGainCapped: false, limiterCeilingDB: -2, limiterMaximumReductionDB: 0, encodePasses: 1),
+            output: .init(durationSeconds: stream.durationSeconds, sampleCount: stream.validSampleCount, preSkip: stream.preSkip, packets: stream.packets.count),
+            stageSeconds: [:])
+        let message = ProcessedMessage(stream: stream, report: report)
+        #expect(message.report.output.bytes == nil && message.report.output.container == nil)
+        let file = try message.file(in: container)
+        #expect(OpusContainer(detecting: file.bytes) == container)
+        #expect(file.report.output.container == container)
+        #expect(file.report.output.bytes == file.bytes.count)
+        #expect(file.report.output.bitrate == Double(file.bytes.count * 8) / stream.durationSeconds)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import AudioPipeline
+@_spi(Benchmarks) @testable import AudioPipeline
 
 @Suite struct TruePeakLimiterTests {
     static func decibels(_ linear: Float) -> Double { 20 * log10(Double(linear)) }
@@ -116,12 +116,21 @@ import Testing
 }
 
 @Suite struct ResamplerStreamTests {
+    /// The whole signal in one call, the reference the pieces must match.
+    static func resampleAtOnce(_ input: [Float], from rate: Int) throws -> [Float] {
+        let stream = try Resampler.Stream(from: rate, to: 48_000)
+        var output: [Float] = []
+        try input.withUnsafeBufferPointer { try stream.process($0) { output.append(contentsOf: $0) } }
+        try stream.finish { output.append(contentsOf: $0) }
+        return output
+    }
+
     @Test(arguments: [44_100, 22_050, 8_000, 96_000])
     func piecesGiveTheSameAsOneCallAndTheRightTone(rate: Int) throws {
         let seconds = 1.0
         let tone = 1000.0
         let input = (0..<Int(seconds * Double(rate))).map { Float(0.5 * sin(2 * .pi * tone * Double($0) / Double(rate))) }
-        let whole = try Resampler().resample(input, from: rate)
+        let whole = try Self.resampleAtOnce(input, from: rate)
         let stream = try Resampler.Stream(from: rate, to: 48_000)
         var pieces: [Float] = []
         try input.withUnsafeBufferPointer { all in

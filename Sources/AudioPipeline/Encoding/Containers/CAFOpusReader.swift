@@ -50,7 +50,7 @@ public enum CAFOpusReader {
             throw reader.error("the audio is '\(CAFAudioDescription.fourCharacterCode(description.formatID))', not Opus")
         }
         guard description.sampleRate == Double(OpusStream.sampleRate) else {
-            throw reader.error("Opus in CAF must be described at 48000 Hz, the desc chunk says \(description.sampleRate)")
+            throw reader.error("Opus in CAF must be described at \(OpusStream.sampleRate) Hz, the desc chunk says \(description.sampleRate)")
         }
         guard (1...2).contains(description.channelsPerFrame) else {
             throw reader.error("\(description.channelsPerFrame) channels; only mono and stereo Opus are supported")

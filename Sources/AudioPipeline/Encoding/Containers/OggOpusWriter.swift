@@ -15,7 +15,7 @@ public struct OggOpusWriter: Sendable {
     /// pages small at high bitrates.
     public var pageSize: Int
 
-    public init(serialNumber: UInt32? = nil, pageDuration: Int = 48_000, pageSize: Int = 4_096) {
+    public init(serialNumber: UInt32? = nil, pageDuration: Int = OpusStream.sampleRate, pageSize: Int = 4_096) {
         self.serialNumber = serialNumber
         self.pageDuration = pageDuration
         self.pageSize = pageSize

@@ -1,0 +1,37 @@
+/// When recordings are decoded by FFmpeg in the separate `voicemsg-decode` process, and the
+/// limits that process runs under. A crash, a hang or a limit there fails that one input with
+/// one line; the caller's process carries on.
+public struct DecoderIsolation: Sendable, Equatable {
+    public enum Policy: Sendable, Equatable {
+        /// libsndfile in-process for what it reads (WAV, FLAC, MP3, Ogg, AIFF, CAF with PCM);
+        /// the child for the rest (WebM, MP4/M4A, ADTS AAC, AMR, CAF with AAC or ALAC). The
+        /// command line's default: a WAV encode never starts a process or loads FFmpeg.
+        case fallback
+        /// Every input is decoded in the child. For untrusted uploads: the server's setting.
+        case always
+    }
+
+    /// Default: `.fallback`.
+    public var policy: Policy = .fallback
+    /// CPU time the child may use, seconds (RLIMIT_CPU). Default 30: ten minutes of AAC
+    /// decode in about a second.
+    public var cpuSeconds = 30
+    /// The child's address space, bytes (RLIMIT_AS). Default 512 MiB: it starts in about
+    /// 200 MiB of mappings (FFmpeg and the codec libraries it links) and holds one packet and
+    /// one frame at a time; a table that claims billions of entries fails to allocate.
+    public var addressSpaceBytes = 512 << 20
+    /// Wall-clock time before the child is killed, seconds. Default 60.
+    public var wallClockSeconds = 60.0
+    /// The `voicemsg-decode` executable. Default nil: the `VOICEMSG_DECODE` environment
+    /// variable, else the one installed beside the running executable.
+    public var executablePath: String?
+
+    public init(policy: Policy = .fallback) {
+        self.policy = policy
+    }
+
+    /// The name of the child program, built and installed with voicemsg.
+    public static let programName = "voicemsg-decode"
+    /// The environment variable that overrides where the child is found (tests, packaging).
+    public static let environmentVariable = "VOICEMSG_DECODE"
+}

@@ -1,0 +1,236 @@
+import DecoderWire
+import Foundation
+
+/// Decodes a recording with FFmpeg in the `voicemsg-decode` child process and streams its PCM
+/// into the caller's `samples` a block at a time, as the in-process decoder does: the audio is
+/// never held whole here. The limits on duration, rate and channels are checked on what
+/// arrives, whatever the container claims, and the child is killed the moment one is passed.
+enum IsolatedDecoder {
+    static func decode(
+        _ input: AudioInput, isolation: DecoderIsolation, limits: InputLimits, downmix: Bool,
+        sniffed: AudioSniffer.Format?,
+        begin: (SourceFormat) -> Void, samples: (UnsafeBufferPointer<Float>) throws -> Void
+    ) throws -> SourceFormat {
+        let executable = try executablePath(isolation)
+        let source = try DecoderInput(input)
+        let wireLimits = DecoderWire.Limits(
+            cpuSeconds: isolation.cpuSeconds, addressSpaceBytes: isolation.addressSpaceBytes,
+            maximumSeconds: limits.maximumDurationSeconds)
+        let child = try DecoderProcess(executable: executable, arguments: wireLimits.arguments, input: source.fd)
+        var reader = Reader(child: child, deadline: DispatchTime.now().uptimeNanoseconds
+                            + UInt64(max(0, isolation.wallClockSeconds) * 1e9))
+        var session = Session(limits: limits, downmix: downmix, sniffed: sniffed)
+        do {
+            while let (tag, length) = try reader.recordHeader() {
+                switch tag {
+                case .format:
+                    let format = try session.start(try reader.payload(length))
+                    begin(format)
+                case .samples:
+                    try session.receive(length: length, from: &reader, samples: samples)
+                case .done:
+                    try reader.expectEnd()
+                    return try session.finish()
+                case .failure:
+                    let failure = DecoderWire.Failure(decoding: try reader.payload(length))
+                        ?? .init(.unreadable, "the decoder failed without saying why")
+                    child.kill()
+                    throw AudioPipelineError(failure.kind == .unsupported ? .unsupportedInput : .unreadableInput, failure.message)
+                }
+            }
+        } catch is Reader.Timeout {
+            child.kill()
+            throw AudioPipelineError(
+                .unreadableInput,
+                "decoding took longer than \(String(format: "%g", isolation.wallClockSeconds)) s and was stopped")
+        } catch {
+            child.kill()
+            throw error
+        }
+        // The stream ended without a last word: the child died.
+        throw death(child.wait(), isolation: isolation)
+    }
+
+    /// What the child's wait status means, in words.
+    static func death(_ status: Int32, isolation: DecoderIsolation) -> AudioPipelineError {
+        let signal = status & 0x7F
+        if signal != 0 && signal != 0x7F {
+            if signal == SIGXCPU || signal == SIGKILL {
+                return AudioPipelineError(
+                    .unreadableInput, "decoding used more than \(isolation.cpuSeconds) s of CPU time and was stopped")
+            }
+            let name = signalNames[signal].map { "SIG\($0)" } ?? "signal \(signal)"
+            return AudioPipelineError(.unreadableInput, "the decoder crashed on this file (\(name)); it is broken or not a recording")
+        }
+        return AudioPipelineError(.unreadableInput, "the decoder stopped with status \((status >> 8) & 0xFF) without decoding the file")
+    }
+
+    private static let signalNames: [Int32: String] = [
+        SIGSEGV: "SEGV", SIGBUS: "BUS", SIGILL: "ILL", SIGABRT: "ABRT", SIGFPE: "FPE", SIGTRAP: "TRAP",
+        SIGPIPE: "PIPE", SIGTERM: "TERM",
+    ]
+
+    /// The child program: the configured path, the environment's, or the one beside this executable.
+    static func executablePath(_ isolation: DecoderIsolation) throws -> String {
+        if let path = isolation.executablePath ?? ProcessInfo.processInfo.environment[DecoderIsolation.environmentVariable] {
+            return path
+        }
+        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+            let candidate = executable.deletingLastPathComponent().appendingPathComponent(DecoderIsolation.programName).path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw AudioPipelineError(
+            .io, "cannot decode this format: \(DecoderIsolation.programName) is not installed beside \(Bundle.main.executableURL?.lastPathComponent ?? "this program")")
+    }
+}
+
+extension IsolatedDecoder {
+    /// Reads records from the child within the wall-clock deadline.
+    struct Reader {
+        struct Timeout: Error {}
+
+        let child: DecoderProcess
+        let deadline: UInt64
+
+        /// The next record's tag and length; nil when the stream ends cleanly between records.
+        mutating func recordHeader() throws -> (DecoderWire.Tag, Int)? {
+            var bytes = [UInt8](repeating: 0, count: 5)
+            let got = try bytes.withUnsafeMutableBytes { try fill($0) }
+            if got == 0 { return nil }
+            guard got == 5, let header = DecoderWire.parseRecordHeader(bytes) else {
+                throw AudioPipelineError(.unreadableInput, "the decoder's output was cut short or garbled")
+            }
+            return (header.tag, header.length)
+        }
+
+        mutating func payload(_ length: Int) throws -> [UInt8] {
+            var bytes = [UInt8](repeating: 0, count: length)
+            try bytes.withUnsafeMutableBytes { try exactly($0) }
+            return bytes
+        }
+
+        mutating func exactly(_ buffer: UnsafeMutableRawBufferPointer) throws {
+            guard try fill(buffer) == buffer.count else {
+                throw AudioPipelineError(.unreadableInput, "the decoder's output was cut short")
+            }
+        }
+
+        /// After the last record: the child's stdout must end and the child exit with status 0.
+        mutating func expectEnd() throws {
+            var extra: UInt8 = 0
+            guard try withUnsafeMutableBytes(of: &extra, { try fill($0) }) == 0 else {
+                throw AudioPipelineError(.unreadableInput, "the decoder wrote past its last record")
+            }
+            let status = child.wait()
+            guard status == 0 else { throw AudioPipelineError(.unreadableInput, "the decoder stopped with status \(status >> 8)") }
+        }
+
+        /// Reads until `buffer` is full or the stream ends; the bytes read.
+        private mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            var filled = 0
+            while filled < buffer.count {
+                guard let got = try child.read(into: buffer.baseAddress! + filled, count: buffer.count - filled, deadline: deadline) else {
+                    throw Timeout()
+                }
+                if got == 0 { break }
+                filled += got
+            }
+            return filled
+        }
+    }
+
+    /// The parent's side of one decode: the format, the frame count and the limits.
+    struct Session {
+        let limits: InputLimits
+        let downmix: Bool
+        let sniffed: AudioSniffer.Format?
+        private(set) var format: SourceFormat?
+        private var frames = 0
+        private var maximumFrames = 0
+        private var values: [Float] = []
+        private var mono: [Float] = []
+
+        init(limits: InputLimits, downmix: Bool, sniffed: AudioSniffer.Format?) {
+            self.limits = limits
+            self.downmix = downmix
+            self.sniffed = sniffed
+        }
+
+        mutating func start(_ payload: [UInt8]) throws -> SourceFormat {
+            guard format == nil, let wire = DecoderWire.Format(decoding: payload) else {
+                throw AudioPipelineError(.unreadableInput, "the decoder's output was garbled")
+            }
+            let channels = wire.channelCount
+            let rate = wire.sampleRate
+            guard channels >= 1 else {
+                throw AudioPipelineError(.unsupportedInput, "the stream declares \(channels) channels")
+            }
+            guard channels <= limits.maximumChannelCount else {
+                throw AudioPipelineError(
+                    .unsupportedInput, "\(channels) channels; at most \(limits.maximumChannelCount) are accepted")
+            }
+            guard limits.sampleRates.contains(rate) else {
+                throw AudioPipelineError(
+                    .unsupportedInput,
+                    "sample rate \(rate) Hz is outside \(limits.sampleRates.lowerBound)...\(limits.sampleRates.upperBound) Hz")
+            }
+            maximumFrames = Int(limits.maximumDurationSeconds * Double(rate))
+            let declared = wire.declaredSeconds.map { Int(min(max(0, $0), 1e9) * Double(rate)) } ?? 0
+            let container = sniffed?.description ?? wire.containerDescription
+            let codec = wire.codecDescription.isEmpty ? wire.codec : wire.codecDescription
+            var format = SourceFormat(
+                format: "\(container), \(codec)", sampleRate: rate, channelCount: channels,
+                isInterleaved: !downmix && channels > 1, frameCount: min(declared, maximumFrames + 1))
+            format.container = container
+            format.codec = codec
+            self.format = format
+            values = [Float](repeating: 0, count: DecoderWire.maximumPayload / 4)
+            mono = [Float](repeating: 0, count: downmix && channels > 1 ? values.count / channels : 0)
+            return format
+        }
+
+        mutating func receive(length: Int, from reader: inout Reader, samples: (UnsafeBufferPointer<Float>) throws -> Void) throws {
+            guard let format else { throw AudioPipelineError(.unreadableInput, "the decoder's output was garbled") }
+            let channels = format.channelCount
+            guard length % (4 * channels) == 0 else {
+                throw AudioPipelineError(.unreadableInput, "the decoder's output was garbled")
+            }
+            let count = length / 4
+            let read = count / channels
+            try values.withUnsafeMutableBytes { try reader.exactly(UnsafeMutableRawBufferPointer(rebasing: $0[0..<length])) }
+            guard frames + read <= maximumFrames else {
+                throw AudioDecoder.tooLong(Double(frames + read) / Double(format.sampleRate), limits: limits, atLeast: true)
+            }
+            frames += read
+            if channels == 1 || !downmix {
+                try values.withUnsafeBufferPointer { block in
+                    let part = UnsafeBufferPointer(rebasing: block[0..<count])
+                    try AudioDecoder.checkFinite(part)
+                    try samples(part)
+                }
+            } else {
+                let scale = 1 / Float(channels)
+                values.withUnsafeBufferPointer { block in
+                    for frame in 0..<read {
+                        var sum: Float = 0
+                        for channel in 0..<channels { sum += block[frame * channels + channel] }
+                        mono[frame] = sum * scale
+                    }
+                }
+                try mono.withUnsafeBufferPointer { block in
+                    let part = UnsafeBufferPointer(rebasing: block[0..<read])
+                    try AudioDecoder.checkFinite(part)
+                    try samples(part)
+                }
+            }
+        }
+
+        func finish() throws -> SourceFormat {
+            guard var format, frames > 0 else {
+                throw AudioPipelineError(.unreadableInput, "the file holds no audio samples")
+            }
+            format.frameCount = frames
+            return format
+        }
+    }
+}

@@ -1,0 +1,72 @@
+extension DistanceTracker {
+    /// Handles a fix that failed the implied-speed check.
+    ///
+    /// Single spikes are dropped. But when `maximumConsecutiveRejections` fixes in a row agree
+    /// with each other, it is the reference that was wrong (a bad fix right after a gap, or a
+    /// receiver that jumped and stayed): the tracker restarts at the first of them. The
+    /// straight line to there counts when it is plausible, measured from before a gap bridged
+    /// just before, since such a bridge may have ended on a bad fix.
+    mutating func reject(_ fix: GPSFix) -> Outcome {
+        if let last = rejectedRun.last, let plane {
+            let consistent = plane.project(last).distance(to: plane.project(fix))
+                <= configuration.maximumSpeed * (fix.time - last.time)
+            if !consistent { rejectedRun.removeAll() }
+        }
+        rejectedRun.append(fix)
+        guard rejectedRun.count >= configuration.maximumConsecutiveRejections, let plane else {
+            return .outlier
+        }
+        let run = rejectedRun
+        rejectedRun.removeAll()
+        if let bridge = provisionalBridge {
+            committed = bridge.metersBefore
+            let from = plane.project(bridge.from)
+            lastCounted = from
+            lastAccepted = from
+            lastAcceptedTime = bridge.from.time
+        }
+        let first = run[0]
+        let start = plane.project(first)
+        let across = lastCounted.distance(to: start)
+        if across <= configuration.maximumGapSpeed * (first.time - lastAcceptedTime) {
+            committed += across
+        }
+        let noise = max(first.horizontalAccuracy ?? configuration.assumedAccuracy, 1)
+        filter.restart(at: start, noise: noise)
+        lastAccepted = start
+        lastAcceptedTime = first.time
+        lastCounted = start
+        previousFiltered = start
+        stillAnchor = start
+        isStill = false
+        provisionalBridge = nil
+        speed = 0
+        // Replay the rest of the run through the filter as ordinary fixes.
+        previousDopplerSpeed = first.dopplerSpeed
+        movingEvidence = 0
+        for later in run.dropFirst() {
+            let previousTime = lastAcceptedTime
+            let position = plane.project(later)
+            filter.predict(by: later.time - lastAcceptedTime, accelerationNoise: accelerationNoise)
+            filter.correct(
+                east: position.east, north: position.north,
+                noise: max(later.horizontalAccuracy ?? configuration.assumedAccuracy, 1))
+            lastAccepted = position
+            lastAcceptedTime = later.time
+            count(later, elapsed: later.time - previousTime)
+        }
+        lastAcceptedFix = run.last
+        lastFixTime = fix.time
+        return .restarted
+    }
+}
+
+extension DistanceTracker {
+    /// A gap bridge that a run of consistent outliers right after it may still undo: the
+    /// metres before it, the last accepted fix before the gap, and how many fixes it has held.
+    struct ProvisionalBridge: Sendable, Codable, Equatable {
+        var metersBefore: Double
+        var from: GPSFix
+        var acceptedSince = 0
+    }
+}

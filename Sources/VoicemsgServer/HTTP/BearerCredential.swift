@@ -1,0 +1,27 @@
+import Foundation
+import Hummingbird
+import HummingbirdAuth
+
+/// What a request shows to prove access: its bearer token, kept only as the SHA-256 hash that
+/// runs store, so it is compared with them in constant time and never held in the clear.
+public struct BearerCredential: Sendable {
+    let tokenHash: String
+}
+
+/// Hummingbird's request context, plus the bearer credential the authenticator found.
+public typealias VoicemsgRequestContext = BasicAuthRequestContext<BearerCredential>
+
+/// Reads `Authorization: Bearer …` into the request's identity, through hummingbird-auth.
+///
+/// It only finds the token. Which run the token opens depends on the route (the run in the
+/// path, or the run of the message in the path), so the handler decides, and a request without
+/// a token reaches it too and gets 401 there.
+struct BearerAuthenticator: AuthenticatorMiddleware {
+    typealias Context = VoicemsgRequestContext
+
+    func authenticate(request: Request, context: Context) async throws -> BearerCredential? {
+        guard let token = request.headers.bearer?.token.trimmingCharacters(in: .whitespaces), !token.isEmpty
+        else { return nil }
+        return BearerCredential(tokenHash: SecureIdentifier.hash(token: token))
+    }
+}

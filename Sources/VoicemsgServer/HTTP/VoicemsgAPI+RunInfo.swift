@@ -1,0 +1,99 @@
+import AudioPipeline
+import Foundation
+import HTTPTypes
+import Hummingbird
+import RunTracking
+
+/// The read-only run endpoints the web pages use. They read through `run(id:)` and
+/// `messages(runID:)` only, and refuse a marker with the very words the upload would use.
+extension VoicemsgAPI {
+    /// The presets the recording page offers, in the order it shows them.
+    static let markerPresets: [(label: String, marker: String)] = [
+        ("1 km", "1km"), ("5 km", "5km"), ("Halfway", "halfway"),
+        ("1 km before the finish", "finish-1km"), ("Finish", "finish"),
+    ]
+
+    /// `GET /v1/runs/{id}` (invite or owner token).
+    func runInfo(_ request: Request, _ context: VoicemsgRequestContext) async throws -> Response {
+        let runID = try Self.validID(context.parameters.get("runID"))
+        let run = try await authorize(context, runID: runID, needsOwner: false)
+        let info = RunInfoResponse(
+            id: run.id, title: run.title, plannedDistanceMeters: run.plannedDistanceMeters,
+            presets: Self.presets(plannedDistance: run.plannedDistanceMeters),
+            limits: .init(
+                // The server's processor runs the pipeline with its default limits, so they are
+                // the ones an upload meets.
+                maxSeconds: InputLimits.default.maximumDurationSeconds,
+                maxBytes: configuration.maxUploadBytes))
+        return try Self.privateJSON(info)
+    }
+
+    /// The presets that resolve on a run of this planned distance: without one only the
+    /// absolute ones, and with one only those that lie before its finish.
+    static func presets(plannedDistance: Double?) -> [RunInfoResponse.Preset] {
+        markerPresets.compactMap { preset in
+            guard let marker = try? DistanceMarker(parsing: preset.marker),
+                let meters = try? marker.resolvedMeters(plannedDistance: plannedDistance)
+            else { return nil }
+            if !marker.isRelative, let plannedDistance, meters >= plannedDistance { return nil }
+            return .init(label: preset.label, marker: preset.marker, canonical: marker.canonical, meters: meters)
+        }
+    }
+
+    /// `GET /v1/runs/{id}/markers/resolve?marker=…` (invite or owner token): where a typed
+    /// marker lies on this run, or 400 with the reason an upload would be refused.
+    func resolveMarker(_ request: Request, _ context: VoicemsgRequestContext) async throws -> Response {
+        let runID = try Self.validID(context.parameters.get("runID"))
+        let run = try await authorize(context, runID: runID, needsOwner: false)
+        let (marker, meters) = try Self.parseMarker(request.uri.queryParameters.get("marker"), run: run)
+        return try Self.privateJSON(MarkerResolution(canonical: marker.canonical, meters: meters))
+    }
+
+    /// The marker of an upload or a resolve request, or the 400 both of them answer.
+    static func parseMarker(_ text: String?, run: RunRecord) throws -> (DistanceMarker, Double) {
+        guard let text else {
+            throw HTTPError(.badRequest, message: "the marker query parameter is required, as in ?marker=5km")
+        }
+        do {
+            let marker = try DistanceMarker(parsing: text)
+            return (marker, try marker.resolvedMeters(plannedDistance: run.plannedDistanceMeters))
+        } catch let error as RunTrackingError {
+            throw HTTPError(.badRequest, message: error.description)
+        }
+    }
+
+    /// `GET /v1/runs/{id}/messages` (owner token): every message in any state, in marker order,
+    /// with an ETag so a page polling it gets 304 while nothing changed.
+    func runMessages(_ request: Request, _ context: VoicemsgRequestContext) async throws -> Response {
+        let runID = try Self.validID(context.parameters.get("runID"))
+        _ = try await authorize(context, runID: runID, needsOwner: true)
+        let records = try await store.records.messages(runID: runID).sorted {
+            ($0.markerMeters, $0.createdAt, $0.id) < ($1.markerMeters, $1.createdAt, $1.id)
+        }
+        let body = try Self.encoder.encode(RunMessagesResponse(messages: records.map(MessageResponse.init)))
+        let etag = "\"\(SecureIdentifier.hexSHA256(body).prefix(32))\""
+        var headers: HTTPFields = [.eTag: etag, .cacheControl: "private, no-cache"]
+        if let ifNoneMatch = request.headers[.ifNoneMatch],
+            ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
+        {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// Sorted keys, so the same messages always give the same bytes and the same ETag.
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    /// JSON that no shared cache keeps: these answers depend on the bearer token.
+    static func privateJSON(_ value: some Encodable) throws -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "private, no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+}

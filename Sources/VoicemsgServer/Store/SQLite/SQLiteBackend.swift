@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+
+/// The default backend's database: one SQLite file in a data folder, for one machine with no
+/// setup. The SQLite parts of the store share it.
+///
+/// The database runs in WAL mode (readers never block the writer) with a busy timeout, and every
+/// change to the queue is one `BEGIN IMMEDIATE` transaction, so two writers, even in two
+/// processes sharing the folder, never interleave inside a claim.
+struct SQLiteBackend: Sendable {
+    let pool: DatabasePool
+    let path: String
+
+    /// Opens (creating when needed) `voicemsg.sqlite` in `dataDirectory`.
+    init(dataDirectory: String, busyTimeoutSeconds: Double = 10) throws {
+        try FileManager.default.createDirectory(
+            atPath: dataDirectory, withIntermediateDirectories: true)
+        path = URL(fileURLWithPath: dataDirectory).appendingPathComponent("voicemsg.sqlite").path
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeoutSeconds)
+        configuration.label = "voicemsg"
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+    }
+
+    static func now() -> Double { Date().timeIntervalSince1970 }
+
+    /// Runs `body` in one IMMEDIATE transaction: the write lock is taken at BEGIN, so the reads
+    /// inside see exactly what the writes act on.
+    func immediate<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await pool.writeWithoutTransaction { db in
+            var result: T?
+            try db.inTransaction(.immediate) {
+                result = try body(db)
+                return .commit
+            }
+            return result!
+        }
+    }
+}

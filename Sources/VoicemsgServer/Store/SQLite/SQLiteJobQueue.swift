@@ -1,0 +1,199 @@
+import Foundation
+import GRDB
+
+/// The job queue in the SQLite database; see `JobQueue` for its rules. Every change is one
+/// IMMEDIATE transaction, so a claim's reads see exactly what its writes act on.
+struct SQLiteJobQueue: JobQueue {
+    let database: SQLiteBackend
+    /// Wakes this process's idle workers when a job is queued or given back.
+    let signal: LocalWorkSignal
+    /// Wakes this process's long polls when a job's state changes.
+    let changes: MessageChangeSignal
+
+    func enqueue(_ message: NewMessage, original: Data) async throws -> MessageRecord {
+        let record = try await database.immediate { db -> MessageRecord in
+            if let key = message.idempotencyKey,
+                let existing = try Row.fetchOne(
+                    db, sql: "SELECT * FROM messages WHERE run_id = ? AND idempotency_key = ?",
+                    arguments: [message.runID, key])
+            {
+                return MessageRecord(existing)
+            }
+            let now = SQLiteBackend.now()
+            try db.execute(
+                sql: """
+                    INSERT INTO messages (id, run_id, marker, marker_meters, sender, idempotency_key,
+                        status, attempts, max_attempts, available_at, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    message.id, message.runID, message.marker, message.markerMeters, message.sender,
+                    message.idempotencyKey, message.maxAttempts, now, now, now,
+                ])
+            // Set apart from the INSERT, which names only the first schema's columns, so that
+            // a database not yet migrated still takes messages without sender tokens.
+            if let hash = message.senderTokenHash {
+                try db.execute(
+                    sql: "UPDATE messages SET sender_token_hash = ? WHERE id = ?", arguments: [hash, message.id])
+            }
+            try db.execute(
+                sql: "INSERT INTO originals (message_id, bytes) VALUES (?, ?)",
+                arguments: [message.id, original])
+            let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM messages WHERE id = ?", arguments: [message.id])!
+            return MessageRecord(row)
+        }
+        signal.signal()
+        return record
+    }
+
+    func claim(workerID: String, leaseSeconds: Double) async throws -> JobClaim? {
+        let leaseToken = SecureIdentifier.makeToken()
+        let claim = try await database.immediate { db -> JobClaim? in
+            let now = SQLiteBackend.now()
+            // A job whose lease ran out on its last allowed attempt has crashed or stalled every
+            // worker that took it: it fails instead of being handed out again.
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, attempts FROM messages
+                    WHERE status = 'processing' AND lease_expires_at <= ? AND attempts >= max_attempts
+                    """, arguments: [now])
+            {
+                try db.execute(
+                    sql: """
+                        UPDATE messages SET status = 'failed', error = ?, lease_token = NULL,
+                            lease_expires_at = NULL, updated_at = ?
+                        WHERE id = ?
+                        """,
+                    arguments: [
+                        SQLiteJobQueue.leaseExhaustedError(attempts: row["attempts"]), now, row["id"],
+                    ] as StatementArguments)
+            }
+            guard
+                let id = try String.fetchOne(
+                    db,
+                    sql: """
+                        SELECT id FROM messages
+                        WHERE (status = 'queued' AND available_at <= ?)
+                           OR (status = 'processing' AND lease_expires_at <= ?)
+                        ORDER BY available_at, id LIMIT 1
+                        """, arguments: [now, now])
+            else { return nil }
+            try db.execute(
+                sql: """
+                    UPDATE messages SET status = 'processing', attempts = attempts + 1,
+                        lease_token = ?, lease_expires_at = ?, worker_id = ?, updated_at = ?
+                    WHERE id = ?
+                    """, arguments: [leaseToken, now + leaseSeconds, workerID, now, id])
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT m.id, m.run_id, r.title, m.marker, m.sender, m.attempts, m.max_attempts,
+                           o.bytes
+                    FROM messages m JOIN runs r ON r.id = m.run_id
+                    LEFT JOIN originals o ON o.message_id = m.id
+                    WHERE m.id = ?
+                    """, arguments: [id])!
+            return JobClaim(
+                messageID: row["id"], runID: row["run_id"], runTitle: row["title"],
+                marker: row["marker"], sender: row["sender"], attempt: row["attempts"],
+                maxAttempts: row["max_attempts"], leaseToken: leaseToken, workerID: workerID,
+                original: row["bytes"] ?? Data())
+        }
+        if claim != nil { changes.notify() }
+        return claim
+    }
+
+    func heartbeat(_ claim: JobClaim, leaseSeconds: Double) async throws -> Bool {
+        try await database.immediate { db in
+            let now = SQLiteBackend.now()
+            try db.execute(
+                sql: """
+                    UPDATE messages SET lease_expires_at = ?, updated_at = ?
+                    WHERE id = ? AND status = 'processing' AND lease_token = ?
+                    """, arguments: [now + leaseSeconds, now, claim.messageID, claim.leaseToken])
+            return db.changesCount == 1
+        }
+    }
+
+    func complete(_ claim: JobClaim, result: JobResult) async throws -> Bool {
+        let done = try await database.immediate { db -> Bool in
+            let now = SQLiteBackend.now()
+            try db.execute(
+                sql: """
+                    UPDATE messages SET status = 'ready', error = NULL, lease_token = NULL,
+                        lease_expires_at = NULL, duration_seconds = ?, audio_bytes = ?,
+                        audio_sha256 = ?, completed_by = ?, updated_at = ?
+                    WHERE id = ? AND status = 'processing' AND lease_token = ?
+                    """,
+                arguments: [
+                    result.durationSeconds, result.audio.count, result.sha256, claim.workerID, now,
+                    claim.messageID, claim.leaseToken,
+                ])
+            guard db.changesCount == 1 else { return false }
+            try db.execute(
+                sql: "INSERT INTO results (message_id, bytes) VALUES (?, ?)",
+                arguments: [claim.messageID, result.audio])
+            try db.execute(
+                sql: "DELETE FROM originals WHERE message_id = ?", arguments: [claim.messageID])
+            return true
+        }
+        if done { changes.notify() }
+        return done
+    }
+
+    func fail(_ claim: JobClaim, error: String, retryAfterSeconds: Double?) async throws -> Bool {
+        let changed = try await database.immediate { db -> Bool in
+            let now = SQLiteBackend.now()
+            if let retryAfterSeconds {
+                try db.execute(
+                    sql: """
+                        UPDATE messages SET status = 'queued', error = ?, lease_token = NULL,
+                            lease_expires_at = NULL, available_at = ?, updated_at = ?
+                        WHERE id = ? AND status = 'processing' AND lease_token = ?
+                        """,
+                    arguments: [error, now + retryAfterSeconds, now, claim.messageID, claim.leaseToken])
+            } else {
+                try db.execute(
+                    sql: """
+                        UPDATE messages SET status = 'failed', error = ?, lease_token = NULL,
+                            lease_expires_at = NULL, updated_at = ?
+                        WHERE id = ? AND status = 'processing' AND lease_token = ?
+                        """, arguments: [error, now, claim.messageID, claim.leaseToken])
+            }
+            return db.changesCount == 1
+        }
+        if changed { changes.notify() }
+        return changed
+    }
+
+    func release(_ claim: JobClaim) async throws -> Bool {
+        let changed = try await database.immediate { db -> Bool in
+            let now = SQLiteBackend.now()
+            try db.execute(
+                sql: """
+                    UPDATE messages SET status = 'queued', attempts = MAX(attempts - 1, 0),
+                        lease_token = NULL, lease_expires_at = NULL, available_at = ?, updated_at = ?
+                    WHERE id = ? AND status = 'processing' AND lease_token = ?
+                    """, arguments: [now, now, claim.messageID, claim.leaseToken])
+            return db.changesCount == 1
+        }
+        if changed {
+            signal.signal()
+            changes.notify()
+        }
+        return changed
+    }
+
+    func delete(messageID: String) async throws -> Bool {
+        let deleted = try await database.immediate { db -> Bool in
+            try db.execute(sql: "DELETE FROM originals WHERE message_id = ?", arguments: [messageID])
+            try db.execute(sql: "DELETE FROM results WHERE message_id = ?", arguments: [messageID])
+            try db.execute(sql: "DELETE FROM messages WHERE id = ?", arguments: [messageID])
+            return db.changesCount == 1
+        }
+        if deleted { changes.notify() }
+        return deleted
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import GRDB
+
+/// Runs and messages in the SQLite database.
+struct SQLiteRecordStore: RecordStore {
+    let database: SQLiteBackend
+    /// Wakes this process's long polls when a message is marked played.
+    let changes: MessageChangeSignal
+
+    func createRun(_ run: RunRecord) async throws {
+        try await database.immediate { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO runs (id, title, planned_distance_meters, owner_token_hash,
+                                      invite_token_hash, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    run.id, run.title, run.plannedDistanceMeters, run.ownerTokenHash,
+                    run.inviteTokenHash, run.createdAt,
+                ])
+        }
+    }
+
+    func run(id: String) async throws -> RunRecord? {
+        try await database.pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM runs WHERE id = ?", arguments: [id])
+                .map(RunRecord.init)
+        }
+    }
+
+    func message(id: String) async throws -> MessageRecord? {
+        try await database.pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM messages WHERE id = ?", arguments: [id])
+                .map(MessageRecord.init)
+        }
+    }
+
+    func messages(runID: String) async throws -> [MessageRecord] {
+        try await database.pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM messages WHERE run_id = ? ORDER BY created_at, id",
+                arguments: [runID]
+            ).map(MessageRecord.init)
+        }
+    }
+
+    func markPlayed(messageID: String, atMeters: Double, runSeconds: Double) async throws -> MessageRecord? {
+        let (record, changed) = try await database.immediate { db -> (MessageRecord?, Bool) in
+            // Only the first report counts; a repeat finds played_at set and changes nothing.
+            try db.execute(
+                sql: """
+                    UPDATE messages SET played_at = ?, played_at_meters = ?, played_at_run_seconds = ?
+                    WHERE id = ? AND status = 'ready' AND played_at IS NULL
+                    """, arguments: [SQLiteBackend.now(), atMeters, runSeconds, messageID])
+            let changed = db.changesCount == 1
+            let record = try Row.fetchOne(db, sql: "SELECT * FROM messages WHERE id = ?", arguments: [messageID])
+                .map(MessageRecord.init)
+            return (record, changed)
+        }
+        if changed { changes.notify() }
+        return record
+    }
+
+    func statusCounts() async throws -> [MessageStatus: Int] {
+        try await database.pool.read { db in
+            var counts: [MessageStatus: Int] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT status, COUNT(*) AS n FROM messages GROUP BY status")
+            {
+                if let status = MessageStatus(rawValue: row["status"]) { counts[status] = row["n"] }
+            }
+            return counts
+        }
+    }
+}

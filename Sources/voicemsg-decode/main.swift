@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+import DecoderWire
+
+// voicemsg-decode: FFmpeg's demuxers and decoders in a process of their own, for the recordings
+// libsndfile cannot read (WebM, MP4/M4A, ADTS AAC, AMR, CAF with AAC or ALAC). A crafted file
+// can crash or exhaust this process, and nothing else: the parent sees a closed pipe and an exit
+// status. The input is the open file on stdin; the output is `DecoderWire` records on stdout.
+//
+// Usage: voicemsg-decode --cpu-seconds N --address-space BYTES --maximum-seconds S < INPUT
+
+let output = WireWriter(fd: 1)
+guard let limits = DecoderWire.Limits(arguments: Array(CommandLine.arguments.dropFirst())) else {
+    let usage = "usage: voicemsg-decode --cpu-seconds N --address-space BYTES --maximum-seconds S < INPUT\n"
+    _ = usage.withCString { write(2, $0, strlen($0)) }
+    exit(2)
+}
+
+// The limits go on before a byte of the input is read; posix_spawn has no way to set them from
+// the parent. Nothing from FFmpeg may reach stderr.
+ChildSandbox.apply(limits)
+FFmpegLog.silence()
+
+do {
+    let decoder = try FFmpegDecoder(
+        input: try FFmpegInput(fd: 0), maximumSeconds: limits.maximumSeconds, packetTable: CAFPacketTable(fd: 0))
+    try decoder.run(output)
+    output.send(.done, [])
+    exit(0)
+} catch let failure as DecodeFailure {
+    output.send(.failure, failure.wire.encoded)
+    exit(1)
+}

@@ -1,0 +1,5 @@
+import ArgumentParser
+import AudioPipeline
+
+/// `--format ogg` or `--format caf`, by the raw value.
+extension OpusContainer: ExpressibleByArgument {}

@@ -1,0 +1,66 @@
+import Foundation
+import GPXReplay
+import RunTracking
+
+/// How the tracker and the scheduler did on one corpus run, judged against the truth the run
+/// was made from.
+struct CorpusResult: Sendable, CustomStringConvertible {
+    var variant: CorpusVariant
+    var truth: Double
+    var tracked: Double
+    /// The plain point-to-point sum of the fixes, for comparison.
+    var pointToPoint: Double
+    /// Each message's start measured along the true path: true metres at its start minus its
+    /// marker's metres. Messages whose marker the runner passed while the app slept, or before
+    /// the first fresh fix after, are left out: no message can start on time then.
+    var latenesses: [Double]
+    /// The same measured on the tracker's own distance (what the scheduler reckoned): how late
+    /// the scheduler started it.
+    var trackedLatenesses: [Double]
+    /// The bound for these: 15 m when fixes come every 5 s or more often, else 40 m.
+    var latenessBound: Double
+    var messageCount: Int
+    /// Every message played once, in marker order.
+    var playedInOrderOnce: Bool
+
+    var worstLateness: Double { latenesses.max { abs($0) < abs($1) } ?? 0 }
+    var worstTrackedLateness: Double { trackedLatenesses.max { abs($0) < abs($1) } ?? 0 }
+
+    var error: Double { (tracked - truth) / truth }
+
+    var description: String {
+        String(
+            format: "%+6.2f%%  truth %6.0f m  tracker %6.0f m  point-to-point %+6.1f%%  worst start %+6.1f m (bound %2.0f; by tracker %+5.1f)  %@%@",
+            error * 100, truth, tracked, (pointToPoint - truth) / truth * 100, worstLateness, latenessBound, worstTrackedLateness,
+            playedInOrderOnce ? "" : "ORDER/ONCE BROKEN  ", variant.description)
+    }
+
+    /// Replays the run through `RunSimulator` with messages every 500 m and one at the
+    /// finish (the planned distance is the truth).
+    init(_ run: CorpusRun, tracker configuration: DistanceTracker.Configuration = .init()) throws {
+        variant = run.variant
+        truth = run.truth
+        pointToPoint = CleanPath.rawSum(of: run.fixes)
+        var markers = stride(from: 500.0, to: truth - 50, by: 500).map { DistanceMarker.absolute(meters: $0) }
+        markers.append(.finish)
+        let messages = markers.enumerated().map {
+            RunSimulator.Message(file: "m\($0.offset)", marker: $0.element, durationSeconds: 5)
+        }
+        let timeline = try RunSimulator.simulate(
+            fixes: run.fixes, messages: messages,
+            configuration: .init(tracker: configuration, scheduler: .init(plannedDistance: truth)))
+        tracked = timeline.distanceMeters
+        messageCount = messages.count
+        playedInOrderOnce = timeline.plays.map(\.file) == messages.map(\.file) && timeline.unplayed.isEmpty
+        let startTime = run.fixes.first!.time
+        // Finish messages play when the run ends (or the plan is reached), not at a marker.
+        let timed = timeline.plays.filter { play in
+            guard play.reason != .runEnded else { return false }
+            guard let blind = run.blind else { return true }
+            return !blind.contains(run.motion.time(atDistance: run.motion.distance(at: startTime) + play.markerMeters))
+        }
+        latenesses = timed.map { run.trueDistance(at: startTime + $0.startSeconds) - $0.markerMeters }
+        trackedLatenesses = timed.map(\.latenessMeters)
+        latenessBound = run.variant.interval.longest <= 5 ? 15 : 40
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import GPXReplay
+import RunTracking
+
+/// One run of the tracker corpus: a clean path on real coordinates, how the runner moves
+/// along it, how often the device reports, what error it adds, and what it reports besides
+/// the position.
+struct CorpusVariant: Sendable, CustomStringConvertible {
+    enum Route: Sendable {
+        /// A real track from samples/gpx, cleaned (see `TruePath.cleaned`).
+        case real(String)
+        /// Laps of a 400 m track, drawn where the real tracks were recorded.
+        case laps(Int)
+        /// A switchback trail, 180° turns every 30–50 m, drawn at a real track's start.
+        case switchbacks(Int)
+    }
+
+    enum Movement: Sendable {
+        case steady(Double)
+        /// Run at the first speed for 4 minutes, walk at the second for 1, and so on.
+        case walkBreaks(run: Double, walk: Double)
+        /// Steady, with a 75 s stop at a traffic light at 40% of the way.
+        case trafficLight(Double)
+    }
+
+    enum Interval: Sendable {
+        case steady(Double)
+        /// Each interval drawn anew in the range, as Garmin's smart recording does.
+        case varying(ClosedRange<Double>)
+
+        var longest: Double {
+            switch self {
+            case .steady(let seconds): return seconds
+            case .varying(let range): return range.upperBound
+            }
+        }
+    }
+
+    /// Gauss–Markov position error: σ per axis, correlation time τ.
+    struct Noise: Sendable {
+        var sigma: Double
+        var timeConstant: Double
+        /// Share of fixes lost.
+        var dropout = 0.01
+        /// Single fixes thrown 50 to 150 m away.
+        var spikes = 0
+    }
+
+    /// What the device reports besides the position.
+    struct Device: Sendable {
+        /// A horizontal accuracy with every fix, as phones give.
+        var reportsAccuracy: Bool
+        /// A Doppler speed with every fix, with this σ per axis (m/s) on the velocity; nil
+        /// when the device reports none (most GPX files).
+        var speedSigma: Double?
+
+        static let gpx = Device(reportsAccuracy: false, speedSigma: nil)
+    }
+
+    var route: Route
+    var movement: Movement
+    var interval: Interval
+    var noise: Noise?
+    var device: Device
+    /// The app is suspended for 45 s half-way, and on waking gets the last fix before it
+    /// again: once with its old time, then 4 times stamped afresh.
+    var staleFixes = false
+    var seed: UInt64
+
+    var description: String {
+        let routeName: String
+        switch route {
+        case .real(let file): routeName = String(file.prefix { $0 != "." })
+        case .laps(let laps): routeName = "\(laps) track laps"
+        case .switchbacks(let legs): routeName = "\(legs) switchbacks"
+        }
+        let pace: String
+        switch movement {
+        case .steady(let speed): pace = String(format: "%.1f m/s", speed)
+        case .walkBreaks(let run, let walk): pace = String(format: "run %.1f/walk %.1f m/s", run, walk)
+        case .trafficLight(let speed): pace = String(format: "%.1f m/s, traffic light", speed)
+        }
+        let every: String
+        switch interval {
+        case .steady(let seconds): every = String(format: "every %.0f s", seconds)
+        case .varying(let range): every = String(format: "every %.0f-%.0f s", range.lowerBound, range.upperBound)
+        }
+        let error = noise.map { String(format: "σ %.0f m τ %.0f s%@", $0.sigma, $0.timeConstant, $0.spikes > 0 ? " +spikes" : "") } ?? "clean"
+        let reports = device.speedSigma != nil ? "phone" : device.reportsAccuracy ? "accuracy" : "position only"
+        return "\(routeName), \(pace), \(every), \(error), \(reports)\(staleFixes ? ", stale fixes" : "")"
+    }
+}

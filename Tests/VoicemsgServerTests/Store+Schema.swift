@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+import PostgresNIO
+
+@testable import VoicemsgServer
+
+/// What the migration tests read of a store's schema, on either backend.
+extension Store {
+    /// Applies the first migration only, as the first release of the schema did.
+    func migrateToFirstVersion() async throws {
+        switch schema {
+        case let sqlite as SQLiteBackend: try await sqlite.migrate(upTo: SQLiteBackend.version1)
+        case let postgres as PostgresBackend: try await postgres.migrate(upTo: 1)
+        default: throw TestFailure("unknown backend \(type(of: schema))")
+        }
+    }
+
+    /// Drops the record of applied migrations, leaving the tables: a database as the server made
+    /// it before migrations were recorded.
+    func forgetMigrations() async throws {
+        switch schema {
+        case let sqlite as SQLiteBackend:
+            try await sqlite.pool.write { db in try db.execute(sql: "DROP TABLE grdb_migrations") }
+        case let postgres as PostgresBackend:
+            try await postgres.client.query("DROP TABLE schema_migrations", logger: testLogger)
+        default: throw TestFailure("unknown backend \(type(of: schema))")
+        }
+    }
+
+    /// The migrations the database records as applied, oldest first.
+    func appliedMigrations() async throws -> [String] {
+        switch schema {
+        case let sqlite as SQLiteBackend:
+            return try await sqlite.pool.read { db in try SQLiteBackend.migrator.appliedMigrations(db) }
+        case let postgres as PostgresBackend:
+            let rows = try await postgres.client.query(
+                "SELECT version FROM schema_migrations ORDER BY version", logger: testLogger)
+            var versions: [String] = []
+            for try await version in rows.decode(Int.self) { versions.append("\(version)") }
+            return versions
+        default: throw TestFailure("unknown backend \(type(of: schema))")
+        }
+    }
+
+    /// Every migration the code knows, as `appliedMigrations()` names them.
+    var knownMigrations: [String] {
+        switch schema {
+        case is SQLiteBackend: [SQLiteBackend.version1, SQLiteBackend.version2, SQLiteBackend.version3]
+        case is PostgresBackend: PostgresBackend.migrations.map { "\($0.version)" }
+        default: []
+        }
+    }
+
+    /// The names of the indexes on `messages`.
+    func messageIndexes() async throws -> Set<String> {
+        switch schema {
+        case let sqlite as SQLiteBackend:
+            return try await sqlite.pool.read { db in
+                Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'"))
+            }
+        case let postgres as PostgresBackend:
+            let rows = try await postgres.client.query(
+                "SELECT indexname FROM pg_indexes WHERE tablename = 'messages'", logger: testLogger)
+            var names = Set<String>()
+            for try await name in rows.decode(String.self) { names.insert(name) }
+            return names
+        default: throw TestFailure("unknown backend \(type(of: schema))")
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import VoicemsgServer
+
+/// The web pages as the server sends them: the embedded copy of web/, the headers, and the
+/// rules a strict Content-Security-Policy and a screen reader need the files to keep.
+@Suite struct WebPagesTests {
+    /// The repository's web/ folder, found from this file's path.
+    static let webFolder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("web")
+
+    static func webFiles() throws -> [String: Data] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: webFolder.path)
+            .filter { [".html", ".css", ".js", ".svg"].contains(where: $0.hasSuffix) }
+        return try Dictionary(uniqueKeysWithValues: names.map {
+            ($0, try Data(contentsOf: webFolder.appendingPathComponent($0)))
+        })
+    }
+
+    static func text(_ name: String) throws -> String {
+        String(decoding: try #require(WebAssets.byName[name]).bytes, as: UTF8.self)
+    }
+
+    static func htmlNames() -> [String] { WebAssets.byName.keys.filter { $0.hasSuffix(".html") }.sorted() }
+
+    let app: Application<RouterResponder<VoicemsgRequestContext>>
+
+    init() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try StoreLocation.sqlite(dataDirectory: directory.file("data")).open(logger: testLogger)
+        try await store.migrate()
+        app = Application(
+            router: VoicemsgAPI(store: store, metrics: ServerMetrics()).makeRouter(),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    }
+
+    @Test func theEmbeddedFilesAreTheFilesInWeb() throws {
+        let files = try Self.webFiles()
+        #expect(!files.isEmpty, "no files in \(Self.webFolder.path)")
+        #expect(Set(files.keys) == Set(WebAssets.byName.keys), "run scripts/embed-web.py")
+        for (name, bytes) in files {
+            #expect(WebAssets.byName[name]?.bytes == bytes, "\(name) differs from web/\(name): run scripts/embed-web.py")
+        }
+    }
+
+    @Test(arguments: ["/r/", "/runs/"])
+    func pagesComeWithTheirSecurityHeadersAndAnETag(prefix: String) async throws {
+        try await app.test(.router) { client in
+            let response = try await client.execute(uri: prefix + SecureIdentifier.makeID(), method: .get)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+            let policy = try #require(response.headers[.contentSecurityPolicy])
+            #expect(policy.contains("default-src 'self'"))
+            #expect(policy.contains("script-src 'self'"))
+            #expect(policy.contains("media-src 'self' blob:"))
+            #expect(!policy.contains("unsafe-inline") && !policy.contains("unsafe-eval"))
+            #expect(response.headers[.xContentTypeOptions] == "nosniff")
+            #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")
+            #expect(response.headers[.cacheControl] == "no-cache")
+            let etag = try #require(response.headers[.eTag])
+            let html = String(buffer: response.body)
+            #expect(html.hasPrefix("<!doctype html>"))
+
+            let again = try await client.execute(
+                uri: prefix + SecureIdentifier.makeID(), method: .get, headers: [.ifNoneMatch: etag])
+            #expect(again.status == .notModified)
+            #expect(again.body.readableBytes == 0)
+        }
+    }
+
+    @Test func staticFilesHaveTheirTypesAndNothingElseIsServed() async throws {
+        try await app.test(.router) { client in
+            let expected = [
+                "record.js": "text/javascript; charset=utf-8", "tokens.css": "text/css; charset=utf-8",
+                "icon.svg": "image/svg+xml",
+            ]
+            for (name, type) in expected {
+                let response = try await client.execute(uri: "/static/\(name)", method: .get)
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == type)
+                #expect(response.headers[.xContentTypeOptions] == "nosniff")
+                #expect(Data(buffer: response.body) == WebAssets.byName[name]?.bytes)
+            }
+            for uri in ["/static/record.html", "/static/nothing.js", "/static/..%2Fweb%2Frecord.js", "/r/..%2F..", "/runs/a%20b"] {
+                #expect(try await client.execute(uri: uri, method: .get).status == .notFound, "\(uri)")
+            }
+        }
+    }
+
+    /// A strict CSP blocks inline script, inline style and event-handler attributes, and
+    /// `eval`; none of the files may rely on them.
+    @Test func noFileNeedsWhatTheCSPForbids() throws {
+        for name in Self.htmlNames() {
+            let html = try Self.text(name)
+            for tag in html.matches(of: /<script\b[^>]*>/) {
+                #expect(tag.output.contains("src=\"/static/"), "\(name): inline script \(tag.output)")
+            }
+            #expect(!html.contains(/<style\b/), "\(name) has a <style> element")
+            #expect(!html.contains(/\sstyle\s*=/), "\(name) has a style attribute")
+            if let handler = html.firstMatch(of: /\son[a-z]+\s*=/) {
+                Issue.record("\(name) has an event-handler attribute: \(handler.output)")
+            }
+            #expect(!html.contains(/(src|href)="(https?:)?\/\//), "\(name) loads from another origin")
+            // Every file a page loads is one the server has.
+            for reference in html.matches(of: /(?:src|href)="\/static\/([^"?#]+)"/) {
+                #expect(WebAssets.byName[String(reference.output.1)] != nil, "\(name) loads a missing \(reference.output.1)")
+            }
+        }
+        for name in WebAssets.byName.keys.filter({ $0.hasSuffix(".js") }) {
+            let script = try Self.text(name)
+            #expect(!script.contains(/\beval\s*\(|new\s+Function\s*\(/), "\(name) evaluates strings")
+            #expect(!script.contains("innerHTML"), "\(name) writes HTML from strings")
+            #expect(!script.contains("setAttribute(\"style\""), "\(name) writes a style attribute")
+            for module in script.matches(of: /from\s+"\.\/([^"]+)"/) {
+                #expect(WebAssets.byName[String(module.output.1)] != nil, "\(name) imports a missing \(module.output.1)")
+            }
+        }
+    }
+
+    /// Every control in the pages has a name a screen reader can say: a `<label for>` or an
+    /// `aria-label`.
+    @Test func everyControlHasALabel() throws {
+        for name in Self.htmlNames() {
+            let html = try Self.text(name)
+            let labelled = Set(html.matches(of: /<label\b[^>]*\bfor="([^"]+)"/).map { String($0.output.1) })
+            for control in html.matches(of: /<(input|select|textarea)\b[^>]*>/) {
+                let tag = String(control.output.0)
+                if tag.contains("aria-label=") || tag.contains("aria-labelledby=") { continue }
+                let id = tag.firstMatch(of: /\bid="([^"]+)"/).map { String($0.output.1) }
+                #expect(id.map(labelled.contains) == true, "\(name): \(tag) has no label")
+            }
+            for button in html.matches(of: /<button\b[^>]*>([\s\S]*?)<\/button>/) {
+                let inner = String(button.output.1).replacing(/<[^>]+>/, with: "").trimmingCharacters(in: .whitespacesAndNewlines)
+                #expect(!inner.isEmpty || button.output.0.contains("aria-label="), "\(name): a button with no name")
+            }
+            #expect(html.contains("aria-live=\"polite\""), "\(name) has no live region for status")
+            #expect(html.contains("<html lang=\"en\">"))
+            #expect(html.contains("name=\"viewport\""))
+        }
+    }
+}

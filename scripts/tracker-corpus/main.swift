@@ -1,0 +1,83 @@
+// The tracker corpus (not a test): every variant's distance error against the truth, the
+// worst message start, and the worst case and median; the real tracks against their
+// point-to-point sums; standing still. Built by scripts/tracker-corpus.sh with -O from the
+// same sources the tests use. VERBOSE=1 prints every variant, not only those outside a bound;
+// TRACKER="chordSeconds=6,gapSeconds=10" measures other settings.
+import Foundation
+
+let samples = CommandLine.arguments[1]
+let filter = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : ""
+let verbose = ProcessInfo.processInfo.environment["VERBOSE"] != nil
+/// TRACKER="gapSeconds=30,chordLength=15" overrides settings, to measure what each one does.
+var configuration = DistanceTracker.Configuration()
+for setting in (ProcessInfo.processInfo.environment["TRACKER"] ?? "").split(separator: ",") {
+    let parts = setting.split(separator: "=")
+    guard parts.count == 2, let value = Double(parts[1]) else { fatalError("bad TRACKER setting \(setting)") }
+    var encoded = try JSONSerialization.jsonObject(with: JSONEncoder().encode(configuration)) as! [String: Any]
+    guard encoded[String(parts[0])] != nil else { fatalError("no setting \(parts[0])") }
+    encoded[String(parts[0])] = value
+    configuration = try JSONDecoder().decode(DistanceTracker.Configuration.self, from: JSONSerialization.data(withJSONObject: encoded))
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+print("== Corpus: tracker against the clean path's length")
+var results: [CorpusResult] = []
+for variant in TrackerCorpus.variants where filter.isEmpty || variant.description.contains(filter) {
+    let result = try CorpusResult(try CorpusRun(variant, samples: samples), tracker: configuration)
+    results.append(result)
+    if verbose || abs(result.error) > 0.02 || abs(result.worstLateness) > result.latenessBound || !result.playedInOrderOnce { print(result) }
+}
+if !results.isEmpty {
+    let worst = results.max { abs($0.error) < abs($1.error) }!
+    print(String(format: "%d variants: median |error| %.2f%%, worst %+.2f%% (%@)", results.count, median(results.map { abs($0.error) }) * 100, worst.error * 100, worst.variant.description))
+    let late = results.filter { abs($0.worstLateness) > $0.latenessBound }
+    print("outside ±2%: \(results.filter { abs($0.error) > 0.02 }.count); order or exactly-once broken: \(results.filter { !$0.playedInOrderOnce }.count)")
+    let starts = results.flatMap(\.latenesses)
+    let onTime = results.reduce(0) { count, result in count + result.latenesses.filter { abs($0) <= result.latenessBound }.count }
+    print(String(
+        format: "message starts along the true path: %d of %d within 15 m (40 m at 15 s), in %d variants all; median |miss| %.1f m, worst %+.1f m",
+        onTime, starts.count, results.count - late.count, median(starts.map(abs)), starts.max { abs($0) < abs($1) } ?? 0))
+    let tracked = results.flatMap(\.trackedLatenesses)
+    print(String(format: "by the tracker's own distance: worst %+.1f m", tracked.max { abs($0) < abs($1) } ?? 0))
+}
+
+print("\n== Real tracks without added noise: tracker against the point-to-point sum (-4%/+1%)")
+var realErrors: [Double] = []
+for variant in TrackerCorpus.realTracks where filter.isEmpty || variant.description.contains(filter) {
+    let fixes = try variant.fixes(samples: samples)
+    let sum = CleanPath.rawSum(of: fixes)
+    var tracker = DistanceTracker(configuration: configuration)
+    for fix in fixes { _ = tracker.update(with: fix) }
+    let error = (tracker.meters - sum) / sum
+    realErrors.append(error)
+    if verbose || error < -0.04 || error > 0.01 {
+        print(String(format: "%+6.2f%%  sum %6.0f m  tracker %6.0f m  %d fixes  %@", error * 100, sum, tracker.meters, fixes.count, variant.description))
+    }
+}
+if !realErrors.isEmpty {
+    print(String(format: "%d variants: min %+.2f%%, median %+.2f%%, max %+.2f%%; outside: %d", realErrors.count, realErrors.min()! * 100, median(realErrors) * 100, realErrors.max()! * 100, realErrors.filter { $0 < -0.04 || $0 > 0.01 }.count))
+}
+
+print("\n== Standing still 10 minutes, σ 5 m, τ 30 s (under 5 m)")
+for seed in UInt64(1)...10 where filter.isEmpty {
+    for reports in [true, false] {
+        var random = SeededGenerator(seed: seed)
+        var noise = GaussMarkovProcess(sigma: 5, timeConstant: 30, random: &random)
+        var velocity = GaussMarkovProcess(sigma: 0.15, timeConstant: 3, random: &random)
+        var tracker = DistanceTracker(configuration: configuration)
+        for second in 0..<600 {
+            noise.advance(by: 1, random: &random)
+            velocity.advance(by: 1, random: &random)
+            let place = LocalMeters.offset((52.52, 13.405), east: noise.east, north: noise.north)
+            _ = tracker.update(with: GPSFix(
+                time: Double(second), latitude: place.latitude, longitude: place.longitude,
+                horizontalAccuracy: reports ? 5 : nil,
+                speed: reports ? (velocity.east * velocity.east + velocity.north * velocity.north).squareRoot() : nil))
+        }
+        if verbose || tracker.meters >= 5 { print(String(format: "seed %llu %@: %.1f m", seed, reports ? "phone" : "position only", tracker.meters)) }
+    }
+}

@@ -1,0 +1,398 @@
+// The runner's page, /runs/{runID}#owner=…&invite=…: the invite link to share, a timeline of
+// the run with each message at its marker, and every message as a card that updates live.
+
+import {
+  $, show, announce, api, follow, fragmentValue, runIDFromPath, formatDistance, formatClock,
+  describeMarker, statusBadge, playedText, plainFailure, fetchAudioURL,
+} from "./common.js";
+
+const runID = runIDFromPath();
+const ownerToken = fragmentValue("owner");
+const INVITE_KEY = `voicemsg.invite.${runID}`;
+
+const page = {
+  run: null,
+  cards: new Map(),
+  statuses: new Map(),
+  firstRender: true,
+};
+
+const CHECK_ICON = "M9 16.2 4.8 12l-1.4 1.4L9 19 21 7l-1.4-1.4L9 16.2Z";
+const WARNING_ICON = "M12 2 1 21h22L12 2Zm1 15h-2v-2h2v2Zm0-4h-2V9h2v4Z";
+
+function icon(path) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  const shape = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  shape.setAttribute("fill", "currentColor");
+  shape.setAttribute("d", path);
+  svg.append(shape);
+  return svg;
+}
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text != null) node.textContent = text;
+  return node;
+}
+
+// ---------------------------------------------------------------------------------------
+// Loading
+
+async function start() {
+  if (!runID || !ownerToken) {
+    pageError("This link is missing its owner code",
+      "Open the runner’s link you got when the run was created; it ends with #owner= and a long code.");
+    return;
+  }
+  let result;
+  try {
+    result = await api(`/v1/runs/${encodeURIComponent(runID)}`, { token: ownerToken });
+  } catch {
+    pageError("The server could not be reached", "Check your connection and reload the page.");
+    return;
+  }
+  if (!result.ok) {
+    pageError(result.status === 401 || result.status === 403 ? "This link does not open the run" : "The run could not be loaded",
+      result.reason);
+    return;
+  }
+  page.run = result.json;
+  showRun();
+  follow(`/v1/runs/${encodeURIComponent(runID)}/messages`, {
+    token: ownerToken,
+    onChange: (body) => render(body.messages || []),
+    onTrouble: (text) => {
+      $("list-trouble").textContent = text || "";
+      show($("list-trouble"), Boolean(text));
+    },
+  });
+}
+
+function pageError(title, text) {
+  show($("loading"), false);
+  $("run-title").textContent = "Your run";
+  $("page-error-title").textContent = title;
+  $("page-error-text").textContent = " " + text;
+  show($("page-error"));
+}
+
+function showRun() {
+  const run = page.run;
+  document.title = `Messages for ${run.title}`;
+  $("run-title").textContent = run.title;
+  $("run-distance").textContent = run.plannedDistanceMeters
+    ? `Planned distance ${formatDistance(run.plannedDistanceMeters)}`
+    : "No planned distance";
+  $("timeline-end").textContent = run.plannedDistanceMeters ? `Finish ${formatDistance(run.plannedDistanceMeters)}` : "";
+  showInvite();
+  show($("loading"), false);
+  show($("invite"));
+  show($("timeline-card"));
+  show($("list"));
+}
+
+// ---------------------------------------------------------------------------------------
+// The invite link. The server keeps only a hash of the invite token, so the page can show
+// the link only when the runner's own link carried it (`&invite=…`); it is then remembered.
+
+function showInvite() {
+  let invite = fragmentValue("invite");
+  try {
+    if (invite) localStorage.setItem(INVITE_KEY, invite);
+    else invite = localStorage.getItem(INVITE_KEY);
+  } catch {
+    // Storage is off: the link shows only while the fragment carries the code.
+  }
+  show($("invite-known"), Boolean(invite));
+  show($("invite-unknown"), !invite);
+  if (invite) $("invite-link").value = `${window.location.origin}/r/${encodeURIComponent(runID)}#invite=${encodeURIComponent(invite)}`;
+}
+
+async function copyInvite() {
+  const input = $("invite-link");
+  let copied = false;
+  if (navigator.clipboard && window.isSecureContext) {
+    try {
+      await navigator.clipboard.writeText(input.value);
+      copied = true;
+    } catch {
+      copied = false;
+    }
+  }
+  if (!copied) {
+    input.focus();
+    input.select();
+    try {
+      copied = document.execCommand("copy");
+    } catch {
+      copied = false;
+    }
+  }
+  const button = $("copy-button");
+  button.textContent = copied ? "Copied" : "Select and copy";
+  announce(copied ? "Invite link copied." : "Copying failed; the link is selected, copy it by hand.");
+  setTimeout(() => { button.textContent = "Copy"; }, 2500);
+}
+
+// ---------------------------------------------------------------------------------------
+// Rendering the messages
+
+function render(messages) {
+  const list = $("messages");
+  const seen = new Set();
+  for (const message of messages) {
+    seen.add(message.id);
+    let card = page.cards.get(message.id);
+    if (!card) {
+      card = makeCard(message);
+      page.cards.set(message.id, card);
+    }
+    updateCard(card, message);
+  }
+  for (const [id, card] of page.cards) {
+    if (!seen.has(id)) {
+      card.root.remove();
+      page.cards.delete(id);
+    }
+  }
+  // The server's order is marker order. Only nodes out of place move, so audio that is
+  // playing in a card goes on playing.
+  let previous = null;
+  for (const message of messages) {
+    const node = page.cards.get(message.id).root;
+    const expected = previous ? previous.nextElementSibling : list.firstElementChild;
+    if (expected !== node) list.insertBefore(node, expected);
+    previous = node;
+  }
+  renderTimeline(messages);
+  renderSummary(messages);
+  announceChanges(messages);
+  show($("empty"), messages.length === 0);
+}
+
+function makeCard(message) {
+  const root = element("li", "message-card");
+  root.id = `msg-${message.id}`;
+  root.tabIndex = -1;
+  const head = element("div", "message-head");
+  const tag = element("span", "distance-tag");
+  const sender = element("span", "sender");
+  const badge = element("span", "badge");
+  head.append(tag, sender, badge);
+  const meta = element("p", "message-meta");
+  const played = element("p", "played-line");
+  const playedText = element("span");
+  played.append(icon(CHECK_ICON), playedText);
+  const failure = element("div", "error-state");
+  const failureBody = element("div", "error-body");
+  const failureText = element("span");
+  const failureDetails = element("p", "details");
+  failureBody.append(failureText, failureDetails);
+  failure.append(icon(WARNING_ICON), failureBody);
+  const buttons = element("div", "button-row");
+  const play = element("button", "button button-primary button-small", "Play");
+  play.type = "button";
+  const remove = element("button", "button button-secondary button-small", "Delete");
+  remove.type = "button";
+  buttons.append(play, remove);
+  const confirm = element("div", "confirm");
+  confirm.setAttribute("role", "group");
+  const confirmText = element("p");
+  const confirmButtons = element("div", "button-row");
+  const confirmYes = element("button", "button button-destructive button-small", "Delete");
+  confirmYes.type = "button";
+  const confirmNo = element("button", "button button-secondary button-small", "Keep it");
+  confirmNo.type = "button";
+  confirmButtons.append(confirmYes, confirmNo);
+  confirm.append(confirmText, confirmButtons);
+  confirm.hidden = true;
+  const audio = element("audio");
+  audio.controls = true;
+  audio.hidden = true;
+  const note = element("p", "help");
+  note.hidden = true;
+  root.append(head, meta, played, failure, buttons, confirm, audio, note);
+
+  const card = {
+    root, tag, sender, badge, meta, played, playedText, failure, failureText, failureDetails,
+    play, remove, confirm, confirmText, confirmYes, confirmNo, audio, note, message,
+  };
+  play.addEventListener("click", () => togglePlay(card));
+  remove.addEventListener("click", () => {
+    show(card.confirm);
+    card.confirmYes.focus();
+  });
+  confirmNo.addEventListener("click", () => {
+    show(card.confirm, false);
+    card.remove.focus();
+  });
+  confirmYes.addEventListener("click", () => deleteMessage(card));
+  audio.addEventListener("play", () => { card.play.textContent = "Pause"; });
+  audio.addEventListener("pause", () => { card.play.textContent = "Play"; });
+  audio.addEventListener("ended", () => { card.play.textContent = "Play"; });
+  return card;
+}
+
+function who(message) {
+  return message.sender ? message.sender : "Someone";
+}
+
+function updateCard(card, message) {
+  card.message = message;
+  const where = formatDistance(message.markerMeters);
+  card.tag.textContent = where;
+  card.sender.textContent = who(message);
+  const badge = statusBadge(message);
+  card.badge.className = `badge ${badge.cls}`;
+  card.badge.replaceChildren();
+  if (badge.cls === "badge-played") card.badge.append(icon(CHECK_ICON));
+  card.badge.append(badge.text);
+  // The Distance Tag says where; a relative marker also says what it was ("halfway").
+  const meta = /^\d+(\.\d+)?m$/.test(message.marker) ? [] : [describeMarker(message.marker, message.markerMeters)];
+  if (message.durationSeconds) meta.push(formatClock(message.durationSeconds));
+  if (message.status === "queued") meta.push("waiting to be prepared");
+  if (message.status === "processing") meta.push("being prepared");
+  card.meta.textContent = meta.join(" · ");
+  const played = playedText(message);
+  card.playedText.textContent = played || "";
+  show(card.played, Boolean(played));
+  card.root.classList.toggle("is-played", Boolean(played));
+  const failed = message.status === "failed";
+  show(card.failure, failed);
+  if (failed) {
+    card.failureText.textContent = plainFailure(message.error, { forSender: false });
+    card.failureDetails.textContent = message.error ? `Details: ${message.error}` : "";
+  }
+  const ready = message.status === "ready";
+  show(card.play, ready);
+  const label = `${who(message)}’s message at ${where}`;
+  card.play.setAttribute("aria-label", `${card.play.textContent} ${label}`);
+  card.remove.setAttribute("aria-label", `Delete ${label}`);
+  card.confirmText.textContent = `Delete ${label}? The runner will not hear it.`;
+}
+
+async function togglePlay(card) {
+  if (card.audio.src) {
+    if (card.audio.paused) card.audio.play().catch(() => {});
+    else card.audio.pause();
+    return;
+  }
+  card.play.disabled = true;
+  card.play.textContent = "Loading…";
+  const result = await fetchAudioURL(card.message.id, ownerToken);
+  card.play.disabled = false;
+  card.play.textContent = "Play";
+  if (!result.url) {
+    note(card, `It could not be played: ${result.reason}.`);
+    return;
+  }
+  card.audio.src = result.url;
+  show(card.audio);
+  card.audio.play().catch(() => {});
+}
+
+function note(card, text) {
+  card.note.textContent = text;
+  show(card.note, Boolean(text));
+  if (text) announce(text);
+}
+
+async function deleteMessage(card) {
+  const message = card.message;
+  card.confirmYes.disabled = true;
+  let result;
+  try {
+    result = await api(`/v1/messages/${encodeURIComponent(message.id)}`, { token: ownerToken, method: "DELETE" });
+  } catch {
+    result = null;
+  }
+  card.confirmYes.disabled = false;
+  show(card.confirm, false);
+  if (result && result.ok) {
+    const where = formatDistance(message.markerMeters);
+    card.root.remove();
+    page.cards.delete(message.id);
+    page.statuses.delete(message.id);
+    const remaining = Array.from(page.cards.values(), (c) => c.message);
+    renderTimeline(remaining);
+    renderSummary(remaining);
+    show($("empty"), remaining.length === 0);
+    announce(`Deleted ${who(message)}’s message at ${where}.`);
+    $("list-heading").focus();
+    return;
+  }
+  card.remove.focus();
+  if (result && result.missing) note(card, "Deleting is not available on this server yet.");
+  else note(card, result ? `It could not be deleted: ${result.reason}.` : "It could not be deleted: the connection failed.");
+}
+
+function renderTimeline(messages) {
+  const list = $("timeline");
+  list.replaceChildren();
+  const planned = page.run.plannedDistanceMeters;
+  const furthest = Math.max(0, ...messages.map((m) => m.markerMeters || 0));
+  const scale = planned || Math.max(1000, furthest * 1.1);
+  for (const message of messages) {
+    const item = element("li");
+    const link = element("a", "timeline-point");
+    link.href = `#msg-${message.id}`;
+    const badge = statusBadge(message);
+    const state = badge.cls.replace("badge-", "");
+    if (state === "played") link.classList.add("is-played");
+    if (state === "failed") link.classList.add("is-failed");
+    if (state === "queued" || state === "processing") link.classList.add("is-pending");
+    const share = Math.min(1, Math.max(0, (message.markerMeters || 0) / scale));
+    link.style.setProperty("--at", `${(share * 100).toFixed(2)}%`);
+    const text = `${who(message)}, ${formatDistance(message.markerMeters)}, ${badge.text.toLowerCase()}`;
+    link.setAttribute("aria-label", text);
+    link.title = text;
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      const card = page.cards.get(message.id);
+      if (card) {
+        card.root.scrollIntoView({ block: "center", behavior: "smooth" });
+        card.root.focus({ preventScroll: true });
+      }
+    });
+    item.append(link);
+    list.append(item);
+  }
+}
+
+function renderSummary(messages) {
+  const count = (test) => messages.filter(test).length;
+  const ready = count((m) => m.status === "ready");
+  const pending = count((m) => m.status === "queued" || m.status === "processing");
+  const failed = count((m) => m.status === "failed");
+  const played = count((m) => playedText(m));
+  const parts = [`${ready} ready`];
+  if (played) parts.push(`${played} played`);
+  if (pending) parts.push(`${pending} being prepared`);
+  if (failed) parts.push(`${failed} failed`);
+  $("summary").textContent = messages.length ? parts.join(" · ") : "";
+}
+
+/** Tells screen readers when a message becomes ready or fails (not on the first load). */
+function announceChanges(messages) {
+  const news = [];
+  for (const message of messages) {
+    const before = page.statuses.get(message.id);
+    if (!page.firstRender && before !== message.status) {
+      if (message.status === "ready") news.push(`${who(message)}’s message at ${formatDistance(message.markerMeters)} is ready.`);
+      if (message.status === "failed") news.push(`${who(message)}’s message at ${formatDistance(message.markerMeters)} failed.`);
+      if (before === undefined && message.status !== "ready" && message.status !== "failed") {
+        news.push(`New message from ${who(message)}.`);
+      }
+    }
+    page.statuses.set(message.id, message.status);
+  }
+  page.firstRender = false;
+  if (news.length) announce(news.join(" "));
+}
+
+$("copy-button").addEventListener("click", copyInvite);
+$("list-heading").tabIndex = -1;
+start();
