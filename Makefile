@@ -42,9 +42,11 @@ browser-test: setup
 	$(SWIFT) build --product voicemsg-server
 	scripts/browser-tests.sh "$$($(SWIFT) build --show-bin-path)/voicemsg-server"
 
-# The demo runs the CLI only, so it builds only the CLI: not the server and its network stack.
+# The demo runs the CLI only, so it builds only the CLI and voicemsg-decode, the child it
+# decodes the browser's WebM in: not the server and its network stack.
 demo: setup
 	$(SWIFT) build $(RELEASE) --product voicemsg
+	$(SWIFT) build $(RELEASE) --product voicemsg-decode
 	scripts/demo.sh "$(RELEASE_BIN)/voicemsg"
 
 # Pipeline vs opusenc and ffmpeg, the hot paths (Benchmarks/, package-benchmark), and the
