@@ -19,7 +19,7 @@ APT_PACKAGES = pkg-config libsndfile1-dev libopus-dev libsoxr-dev libebur128-dev
 BREW_PACKAGES = pkg-config libsndfile opus libsoxr libebur128 expat ffmpeg opus-tools sox espeak-ng postgresql@16 \
                 prometheus
 
-.PHONY: setup build test browser-test demo bench samples clean
+.PHONY: setup build test browser-test demo bench bench-thresholds samples clean
 
 setup:
 	@scripts/setup.sh "$(APT_PACKAGES)" "$(BREW_PACKAGES)"
@@ -42,20 +42,28 @@ browser-test: setup
 	$(SWIFT) build --product voicemsg-server
 	scripts/browser-tests.sh "$$($(SWIFT) build --show-bin-path)/voicemsg-server"
 
-# The demo runs the CLI only, so it builds only the CLI: not the server and its network stack.
+# The demo runs the CLI only, so it builds only the CLI and voicemsg-decode, the child it
+# decodes the browser's WebM in: not the server and its network stack.
 demo: setup
 	$(SWIFT) build $(RELEASE) --product voicemsg
+	$(SWIFT) build $(RELEASE) --product voicemsg-decode
 	scripts/demo.sh "$(RELEASE_BIN)/voicemsg"
 
-# Pipeline vs opusenc and ffmpeg, the tracker and scheduler, and the queue and server.
+# Pipeline vs opusenc and ffmpeg, the hot paths (Benchmarks/, package-benchmark), and the
+# queue and server.
 bench: setup
 	$(SWIFT) build $(RELEASE)
 	scripts/bench.sh "$(RELEASE_BIN)/voicemsg"
-	scripts/bench-playback.sh
+	SWIFT=$(SWIFT) scripts/bench-hot-paths.sh
 	scripts/bench-server.sh "$(RELEASE_BIN)/voicemsg"
+
+# Records the hot paths' allocation counts in Benchmarks/Thresholds after a change meant to
+# move them.
+bench-thresholds: setup
+	SWIFT=$(SWIFT) scripts/bench-hot-paths.sh --update-thresholds
 
 samples: setup
 	scripts/make-samples.sh
 
 clean:
-	rm -rf .build out
+	rm -rf .build Benchmarks/.build out

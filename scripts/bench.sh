@@ -6,12 +6,20 @@
 # clarity: PESQ-WB of the decoded outputs of voicemsg and opusenc against the time-aligned
 # source, on a clean and a noisy message, bytes per second, and the loudness of every output.
 # Usage: scripts/bench.sh path/to/voicemsg      (BENCH_RUNS=5 by default; at least 5 counts)
+# BENCH_BASELINE=path/to/an/older/voicemsg also runs that binary's encode, interleaved with the
+# others in the same runs, and prints its rows and ratios beside the current one's: a before and
+# after from the same run of the machine.
 # BENCH_CALLGRIND=1 also counts the instructions of voicemsg and opusenc on the 60 s message with
 # valgrind: a figure that, unlike CPU seconds, does not move with the machine's load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bin="${1:?usage: $0 path/to/voicemsg}"
+baseline="${BENCH_BASELINE:-}"
+if [ -n "$baseline" ] && [ ! -x "$baseline" ]; then
+    echo "bench: BENCH_BASELINE=$baseline is not an executable file" >&2
+    exit 1
+fi
 runs="${BENCH_RUNS:-5}"
 out=out/bench
 mkdir -p "$out"
@@ -96,10 +104,12 @@ for f in "$out"/speech-10s.wav "$out"/speech-60s.wav "$out"/noisy-10s.wav; do
 done
 
 # --- The three encoders -----------------------------------------------------------------------
-# command TOOL IN OUT: sets cmd to the command line; p = voicemsg, a = bare opusenc, b = ffmpeg.
+# command TOOL IN OUT: sets cmd to the command line; p = voicemsg, o = the baseline voicemsg
+# (BENCH_BASELINE), a = bare opusenc, b = ffmpeg.
 command_for() {
     case $1 in
         p) cmd=("$bin" encode "$2" -o "$3" --marker 1km) ;;
+        o) cmd=("$baseline" encode "$2" -o "$3" --marker 1km) ;;
         a) cmd=(opusenc --quiet --bitrate 24 --comp 10 --speech "$2" "$3") ;;
         b) cmd=(ffmpeg -hide_banner -loglevel error -nostdin -y -i "$2"
                 -af "silenceremove=start_periods=1:start_threshold=-50dB:stop_periods=-1:stop_threshold=-50dB:stop_duration=1,loudnorm=I=-16:TP=-1"
@@ -107,7 +117,7 @@ command_for() {
     esac
 }
 encode() { command_for "$@"; "${cmd[@]}"; }
-name() { case $1 in p) echo "voicemsg encode";; a) echo "(a) opusenc";; b) echo "(b) ffmpeg";; esac; }
+name() { case $1 in p) echo "voicemsg encode";; o) echo "baseline encode";; a) echo "(a) opusenc";; b) echo "(b) ffmpeg";; esac; }
 
 tools=(a b)
 probe="$out/.probe.opus"
@@ -116,6 +126,15 @@ if encode p "$out/speech-10s.wav" "$probe" >/dev/null 2>"$out/.probe.err" && [ -
 else
     echo "bench: $bin encode does not work yet, so voicemsg is left out:" >&2
     sed 's/^/  /' "$out/.probe.err" >&2
+fi
+if [ -n "$baseline" ] && [ "${tools[0]}" = p ]; then
+    if encode o "$out/speech-10s.wav" "$probe" >/dev/null 2>"$out/.probe.err" && [ -s "$probe" ]; then
+        tools=(p o a b)
+        echo "baseline: $baseline"
+    else
+        echo "bench: the baseline $baseline cannot encode, so it is left out:" >&2
+        sed 's/^/  /' "$out/.probe.err" >&2
+    fi
 fi
 rm -f "$probe" "$out/.probe.err"
 
@@ -171,14 +190,20 @@ if [ "$failures" -gt 0 ]; then
     section "Ratios: none, $failures runs failed (see above)"
 elif [ "${tools[0]}" = p ]; then
     section "Ratios (acceptance on the 60 s message: wall p/a <= 1.0, wall p/b <= 0.5, CPU p/a <= 1.0, memory p/b <= 0.25)"
-    printf '%-12s %10s %10s %10s %10s %12s\n' input "wall p/a" "wall p/b" "CPU p/a" "CPU p/b" "memory p/b"
+    printf '%-12s %-16s %10s %10s %10s %10s %12s\n' input encoder "wall x/a" "wall x/b" "CPU x/a" "CPU x/b" "memory x/b"
     for input in speech-10s speech-60s; do
-        printf '%-12s %10s %10s %10s %10s %12s\n' "$input" \
-            "$(ratio "${wall[$input.p]}" "${wall[$input.a]}")" \
-            "$(ratio "${wall[$input.p]}" "${wall[$input.b]}")" \
-            "$(ratio "${cpu[$input.p]}" "${cpu[$input.a]}")" \
-            "$(ratio "${cpu[$input.p]}" "${cpu[$input.b]}")" \
-            "$(ratio "${rss[$input.p]}" "${rss[$input.b]}")"
+        for x in "${tools[@]}"; do
+            [ "$x" = p ] || [ "$x" = o ] || continue
+            printf '%-12s %-16s %10s %10s %10s %10s %12s\n' "$input" "$(name "$x")" \
+                "$(ratio "${wall[$input.$x]}" "${wall[$input.a]}")" \
+                "$(ratio "${wall[$input.$x]}" "${wall[$input.b]}")" \
+                "$(ratio "${cpu[$input.$x]}" "${cpu[$input.a]}")" \
+                "$(ratio "${cpu[$input.$x]}" "${cpu[$input.b]}")" \
+                "$(ratio "${rss[$input.$x]}" "${rss[$input.b]}")"
+        done
+        if [ "${tools[1]}" = o ]; then
+            echo "$input: voicemsg / baseline: wall $(ratio "${wall[$input.p]}" "${wall[$input.o]}"), CPU $(ratio "${cpu[$input.p]}" "${cpu[$input.o]}"), peak RSS $(ratio "${rss[$input.p]}" "${rss[$input.o]}")"
+        fi
     done
     pa=$(ratio "${wall[speech-60s.p]}" "${wall[speech-60s.a]}")
     pb=$(ratio "${wall[speech-60s.p]}" "${wall[speech-60s.b]}")

@@ -26,7 +26,7 @@ let benchmarks: @Sendable () -> Void = {
         scheduled.next(benchmark.scaledIterations.count) { fixes, _, scheduler in
             for fix in fixes {
                 // 3.5 m/s, as the run is made: the scheduler alone, without the tracker's work.
-                let action = scheduler.handle(.distanceUpdate(time: fix.time, meters: fix.time * 3.5))
+                let action = scheduler.handle(.distanceUpdate(time: fix.time, meters: fix.time * 3.5)).action
                 if case .play(let id, _) = action {
                     blackHole(scheduler.handle(.playbackFinished(id: id, time: fix.time)))
                 }
@@ -39,7 +39,7 @@ let benchmarks: @Sendable () -> Void = {
         both.next(benchmark.scaledIterations.count) { fixes, tracker, scheduler in
             for fix in fixes {
                 let reading = tracker.update(with: fix)
-                let action = scheduler.handle(.distanceUpdate(time: fix.time, meters: reading.meters))
+                let action = scheduler.handle(.distanceUpdate(time: fix.time, meters: reading.meters)).action
                 if case .play(let id, _) = action {
                     blackHole(scheduler.handle(.playbackFinished(id: id, time: fix.time)))
                 }

@@ -1,7 +1,8 @@
 import Benchmark
 
-/// How far a run may stray from Thresholds/ before `thresholds check` calls it a regression
-/// (or an improvement worth recording). Only p90 is checked against the stored figures.
+/// How far a run may stray before the benchmark tool calls it a regression (or an improvement
+/// worth recording). `thresholds check` compares p90 with Thresholds/, which holds allocation
+/// counts only; the time tolerances serve `baseline check` between two runs on a quiet machine.
 ///
 /// Benchmark names hold no spaces or slashes: `thresholds update` writes such a name with
 /// underscores, and `thresholds check` (benchmark 1.38.1) then looks for it as written.

@@ -122,18 +122,7 @@ public enum AudioDecoder {
     ) throws -> SourceFormat {
         let channels = Int(file.info.channels)
         let rate = Int(file.info.samplerate)
-        guard channels >= 1 else {
-            throw AudioPipelineError(.unsupportedInput, "the header declares \(channels) channels")
-        }
-        guard channels <= limits.maximumChannelCount else {
-            throw AudioPipelineError(
-                .unsupportedInput, "\(channels) channels; at most \(limits.maximumChannelCount) are accepted")
-        }
-        guard limits.sampleRates.contains(rate) else {
-            throw AudioPipelineError(
-                .unsupportedInput,
-                "sample rate \(rate) Hz is outside \(limits.sampleRates.lowerBound)...\(limits.sampleRates.upperBound) Hz")
-        }
+        try limits.checkFormat(channels: channels, sampleRate: rate, declarer: "the header")
         if let chunk = file.overstatedAudioChunk {
             throw AudioPipelineError(
                 .unreadableInput,

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdAuth
 
@@ -20,8 +21,21 @@ struct BearerAuthenticator: AuthenticatorMiddleware {
     typealias Context = VoicemsgRequestContext
 
     func authenticate(request: Request, context: Context) async throws -> BearerCredential? {
-        guard let token = request.headers.bearer?.token.trimmingCharacters(in: .whitespaces), !token.isEmpty
+        guard let token = Self.schemeSpeltBearer(request.headers).bearer?.token.trimmingCharacters(in: .whitespaces),
+            !token.isEmpty
         else { return nil }
         return BearerCredential(tokenHash: SecureIdentifier.hash(token: token))
+    }
+
+    /// The headers with the Authorization scheme spelt `Bearer`. The scheme is case-insensitive
+    /// (RFC 7235 §2.1, RFC 6750 §2.1), so clients may send `bearer` or `BEARER`, but
+    /// hummingbird-auth 2.5's `bearer` looks for `Bearer ` exactly.
+    static func schemeSpeltBearer(_ headers: HTTPFields) -> HTTPFields {
+        guard let value = headers[.authorization], let space = value.firstIndex(of: " "),
+            !value.hasPrefix("Bearer "), value[..<space].lowercased() == "bearer"
+        else { return headers }
+        var headers = headers
+        headers[.authorization] = "Bearer" + value[space...]
+        return headers
     }
 }

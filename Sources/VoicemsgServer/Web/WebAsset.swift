@@ -10,10 +10,10 @@ struct WebAsset: Sendable {
     /// A strong validator: the first 128 bits of the SHA-256, quoted.
     let etag: String
 
-    init(name: String, text: String) {
+    init(name: String, bytes: Data) {
         self.name = name
         contentType = Self.contentType(of: name)
-        bytes = Data(text.utf8)
+        self.bytes = bytes
         etag = "\"\(SecureIdentifier.hexSHA256(bytes).prefix(32))\""
     }
 
@@ -29,8 +29,15 @@ struct WebAsset: Sendable {
     }
 }
 
-/// The embedded files by name, built once.
+/// The embedded files by name, decoded once.
 enum WebAssets {
     static let byName: [String: WebAsset] = Dictionary(
-        uniqueKeysWithValues: sources.map { ($0.name, WebAsset(name: $0.name, text: $0.text)) })
+        uniqueKeysWithValues: sources.map { source in
+            // scripts/embed-web.py wrote this base64 itself; WebPagesTests compares the decoded
+            // bytes with web/, so a bad literal fails there before it ships.
+            guard let bytes = Data(base64Encoded: source.base64) else {
+                fatalError("WebAssets+Generated.swift: \(source.name) is not valid base64; run scripts/embed-web.py")
+            }
+            return (source.name, WebAsset(name: source.name, bytes: bytes))
+        })
 }

@@ -162,18 +162,7 @@ extension IsolatedDecoder {
             }
             let channels = wire.channelCount
             let rate = wire.sampleRate
-            guard channels >= 1 else {
-                throw AudioPipelineError(.unsupportedInput, "the stream declares \(channels) channels")
-            }
-            guard channels <= limits.maximumChannelCount else {
-                throw AudioPipelineError(
-                    .unsupportedInput, "\(channels) channels; at most \(limits.maximumChannelCount) are accepted")
-            }
-            guard limits.sampleRates.contains(rate) else {
-                throw AudioPipelineError(
-                    .unsupportedInput,
-                    "sample rate \(rate) Hz is outside \(limits.sampleRates.lowerBound)...\(limits.sampleRates.upperBound) Hz")
-            }
+            try limits.checkFormat(channels: channels, sampleRate: rate, declarer: "the stream")
             maximumFrames = Int(limits.maximumDurationSeconds * Double(rate))
             let declared = wire.declaredSeconds.map { Int(min(max(0, $0), 1e9) * Double(rate)) } ?? 0
             let container = sniffed?.description ?? wire.containerDescription
