@@ -32,6 +32,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Largest upload in bytes.")
     var maxUploadBytes: Int = 25 * 1024 * 1024
 
+    @Option(help: ArgumentHelp(
+        "PEM certificate (chain) to serve HTTPS with; needs --tls-key.",
+        discussion: "Browsers give the microphone to a page on another machine only over HTTPS.",
+        valueName: "file"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("PEM private key of --tls-cert.", valueName: "file"))
+    var tlsKey: String?
+
     @OptionGroup var queue: QueueOptions
 
     func validate() throws {
@@ -40,6 +49,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard maxUploadBytes > 0 else { throw ValidationError("--max-upload-bytes must be positive") }
+        if (tlsCert == nil) != (tlsKey == nil) {
+            throw ValidationError("HTTPS needs both --tls-cert and --tls-key")
+        }
     }
 
     func run() async throws {
@@ -48,11 +60,13 @@ struct ServeCommand: AsyncParsableCommand {
         api.maxUploadBytes = maxUploadBytes
         api.maxAttempts = queue.maxAttempts
         let workerCount = workers ?? ProcessInfo.processInfo.activeProcessorCount
+        // Checked before anything starts; the error is one line naming the option and file.
+        let tls = try tlsCert.flatMap { cert in try tlsKey.map { try TLSIdentity(certificatePath: cert, keyPath: $0) } }
         do {
             try await ServerLauncher.serve(
                 location: StoreLocation(dataDirectory: dataDir, databaseURL: database),
                 host: host, port: port, workers: workerCount, processor: PipelineMessageProcessor(),
-                api: api, queue: queue.configuration, logger: logger)
+                api: api, queue: queue.configuration, tls: tls, logger: logger)
         } catch let error as StoreError {
             throw ValidationError(error.description)
         }

@@ -65,11 +65,11 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    /// The port from the startup line ("listening on http://127.0.0.1:PORT").
+    /// The port from the startup line ("listening on http://127.0.0.1:PORT", or https://).
     func waitForPort(seconds: Double = 30) async throws -> Int {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if let range = log.range(of: #"listening on http://[^:]+:(\d+)"#, options: .regularExpression) {
+            if let range = log.range(of: #"listening on https?://[^:]+:(\d+)"#, options: .regularExpression) {
                 let match = log[range]
                 if let port = Int(match.split(separator: ":").last ?? "") { return port }
             }
