@@ -21,9 +21,8 @@ extension VoicemsgAPI {
             id: run.id, title: run.title, plannedDistanceMeters: run.plannedDistanceMeters,
             presets: Self.presets(plannedDistance: run.plannedDistanceMeters),
             limits: .init(
-                // The server's processor runs the pipeline with its default limits, so they are
-                // the ones an upload meets.
-                maxSeconds: InputLimits.default.maximumDurationSeconds,
+                // `serve` gives the same limit to its pipeline, so it is the one an upload meets.
+                maxSeconds: configuration.maxRecordingSeconds,
                 maxBytes: configuration.maxUploadBytes))
         return try Self.privateJSON(info)
     }
