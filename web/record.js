@@ -581,8 +581,12 @@ function showSent(slot, { restored }) {
   page.stopFollowing = follow(`/v1/messages/${encodeURIComponent(slot.messageID)}`, {
     token,
     onChange: (message) => updateStatus(message),
+    // The server holds the request until the status differs from the one shown.
+    known: (message) => `status=${encodeURIComponent(message.status)}`,
     onTrouble: (text) => {
-      if (text && text.startsWith("no message")) text = "This message no longer exists: it was deleted.";
+      if (text && (text.startsWith("no message") || text.endsWith("was deleted"))) {
+        text = "This message no longer exists: it was deleted.";
+      }
       $("sent-detail").textContent = text || "";
     },
   });

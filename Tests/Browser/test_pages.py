@@ -46,7 +46,7 @@ import urllib.error
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -455,6 +455,7 @@ def scenario_record_and_send(ctx, name="record-and-send", proxy=None):
     browser = Browser(audio_file=ctx.fixtures["speech"])
     try:
         open_recording_page(browser, f"http://127.0.0.1:{proxy.port}" if proxy else server.base, run_)
+        browser.screenshots(ctx.shots, f"{name}-0-idle")
         results.check(name, "the page shows the run's title and planned distance",
                       browser.text("run-title") == "Berlin Marathon" and "42.2 km" in browser.text("run-distance"),
                       f"{browser.text('run-title')!r}, {browser.text('run-distance')!r}")
@@ -583,6 +584,11 @@ def scenario_record_and_send(ctx, name="record-and-send", proxy=None):
             results.check(name, "the processed version plays on the page", plays,
                           expected_failure=None if has_sender_token else WHY_SENDER_TOKEN)
             browser.screenshots(ctx.shots, f"{name}-5-ready", "sent")
+            asked = browser.js("return performance.getEntriesByType('resource').map(e => e.name)"
+                               ".filter(n => n.includes('/v1/messages/' + arguments[0] + '?wait='))", message_id)
+            results.check(name, "the page follows the message by long poll, giving the status it shows",
+                          any(re.search(r"\?wait=25&status=(queued|processing)$", n) for n in asked),
+                          str([n.split("?")[1] for n in asked]))
             judge_audio(results, name, server, run_, message_id, ctx.fixtures["speech"], ctx.folder)
         # The refused typed point is a 400 by design: the page shows the server's reason.
         browser.check_console(results, name, allowed_network=[r"/markers/resolve\?marker=5xx - .* status of 400"])
@@ -763,8 +769,15 @@ def scenario_runner_page(ctx):
         browser.wait(lambda: eve.find_element(By.CSS_SELECTOR, ".confirm").is_displayed(), what="the confirmation")
         browser.screenshots(ctx.shots, f"{name}-2-confirm-delete", f"msg-{ids[1]}")
         eve.find_element(By.CSS_SELECTOR, ".confirm .button-destructive").click()
-        browser.wait(lambda: not browser.driver.find_elements(By.CSS_SELECTOR, f"#msg-{ids[1]}")
-                     or eve.find_element(By.CSS_SELECTOR, ".help").is_displayed(), what="the delete to finish")
+        def deleted_or_noted():
+            # The card may leave the page between the two looks (the long poll removes it).
+            if not browser.driver.find_elements(By.CSS_SELECTOR, f"#msg-{ids[1]}"):
+                return True
+            try:
+                return eve.find_element(By.CSS_SELECTOR, ".help").is_displayed()
+            except StaleElementReferenceException:
+                return not browser.driver.find_elements(By.CSS_SELECTOR, f"#msg-{ids[1]}")
+        browser.wait(deleted_or_noted, what="the delete to finish")
         gone_from_page = not browser.driver.find_elements(By.CSS_SELECTOR, f"#msg-{ids[1]}")
         note = "" if gone_from_page else eve.find_element(By.CSS_SELECTOR, ".help").text
         in_manifest = ids[1] in [m["id"] for m in manifest(server, run_)["messages"]]
