@@ -725,6 +725,7 @@ def scenario_runner_page(ctx):
         after = browser.js(count_list, run_["id"])
         results.check(name, "the list is long-polled: no answer while nothing changes",
                       before >= 1 and after == before, f"{before} list answers, then {after - before} in 4 quiet seconds")
+        browser.screenshots(ctx.shots, f"{name}-0-top")
         cards = browser.driver.find_elements(By.CSS_SELECTOR, ".message-card")
         senders = [c.find_element(By.CSS_SELECTOR, ".sender").text for c in cards]
         tags = [c.find_element(By.CSS_SELECTOR, ".distance-tag").text for c in cards]
