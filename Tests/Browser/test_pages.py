@@ -202,6 +202,14 @@ def run_messages(server, run_):
     return json.loads(data)["messages"]
 
 
+def played_report(server, run_, message_id, at_meters, run_seconds):
+    """The runner's app's report, POST /v1/messages/{id}/played; returns the HTTP status."""
+    body = json.dumps({"atMeters": at_meters, "runSeconds": run_seconds}).encode()
+    status, _, _ = http("POST", f"{server.base}/v1/messages/{message_id}/played", token=run_["ownerToken"], body=body,
+                        headers={"Content-Type": "application/json"}, tls=getattr(server, "tls", None))
+    return status
+
+
 def manifest(server, run_):
     status, data, _ = http("GET", f"{server.base}/v1/runs/{run_['id']}/manifest", token=run_["ownerToken"])
     assert status == 200
@@ -590,6 +598,13 @@ def scenario_record_and_send(ctx, name="record-and-send", proxy=None):
                           any(re.search(r"\?wait=25&status=(queued|processing)$", n) for n in asked),
                           str([n.split("?")[1] for n in asked]))
             judge_audio(results, name, server, run_, message_id, ctx.fixtures["speech"], ctx.folder)
+            # The runner's app reports it played; the sender's page hears it without a reload.
+            played = played_report(server, run_, message_id, 21100, 6727)
+            browser.wait(lambda: browser.text("sent-badge") == "Played", timeout=30, what="the played report on the page")
+            results.check(name, "the sender's page says where and when the runner heard it",
+                          played == 200 and "Played at 21.1 km, 1:52:07 into the run" in browser.text("sent-detail"),
+                          f"HTTP {played}; {browser.text('sent-detail')!r}")
+            browser.screenshots(ctx.shots, f"{name}-6-played", "sent")
         # The refused typed point is a 400 by design: the page shows the server's reason.
         browser.check_console(results, name, allowed_network=[r"/markers/resolve\?marker=5xx - .* status of 400"])
     finally:
@@ -763,6 +778,28 @@ def scenario_runner_page(ctx):
         results.check(name, "a new message appears live, in its place, and turns ready",
                       senders == ["Gus", "Eve", "Fay", "Hal", "Dee"], str(senders))
         browser.screenshots(ctx.shots, f"{name}-1-messages", "list")
+
+        # Played: the app's report reaches the card live, with a Success Green check.
+        played = played_report(server, run_, ids[3], 1000, 372)
+        gus = f"#msg-{ids[3]}"
+        browser.wait(lambda: browser.driver.find_element(By.CSS_SELECTOR, f"{gus} .badge").text == "Played",
+                     timeout=30, what="the played badge")
+        line = browser.driver.find_element(By.CSS_SELECTOR, f"{gus} .played-line")
+        colours = browser.js("""
+          var probe = document.createElement('span');
+          probe.style.color = 'var(--color-success-green-strong)';
+          document.body.append(probe);
+          var green = getComputedStyle(probe).color;
+          probe.remove();
+          var check = arguments[0].querySelector('svg');
+          var badgeCheck = document.querySelector(arguments[1] + ' .badge svg');
+          return [green, check ? getComputedStyle(check).color : null, badgeCheck ? getComputedStyle(badgeCheck).color : null];
+        """, line, gus)
+        results.check(name, "a played message shows a Success Green check and where it played, live",
+                      played == 200 and line.is_displayed() and "Played at 1 km, 6:12 into the run" in line.text
+                      and colours[1] == colours[0] and colours[2] is not None,
+                      f"HTTP {played}; {line.text!r}; green {colours[0]}, check {colours[1]}, badge check {colours[2]}")
+        browser.screenshots(ctx.shots, f"{name}-1b-played", gus.lstrip("#"))
 
         # Delete: confirm inside the card; the message leaves the manifest.
         eve = browser.driver.find_element(By.CSS_SELECTOR, f"#msg-{ids[1]}")

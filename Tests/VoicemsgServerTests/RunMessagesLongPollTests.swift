@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import TestSupport
 
 @testable import VoicemsgServer
 
@@ -130,6 +131,37 @@ import Testing
             headers[.ifNoneMatch] = "\"x\""
             let invite = try await client.execute(uri: "/v1/runs/\(run.id)/messages?wait=1", method: .get, headers: headers)
             #expect(invite.status == .forbidden)
+        }
+    }
+}
+
+/// The single message's long poll also ends on a played report, which leaves the status at
+/// ready: the sender's page learns at once that the runner heard it.
+@Suite struct MessagePlayedLongPollTests {
+    typealias API = MessageAPITests
+
+    @Test(arguments: Backend.allCases)
+    func aWaitingSenderHearsThePlayedReport(_ backend: Backend) async throws {
+        try await API().withAPI(backend) { client, store in
+            let run = try await API.createRun(client)
+            let message = try await API.send(client, run: run)
+            try await API.completeAll(store)
+            let answered = Locked(false)
+            let poll = Task {
+                defer { answered.withLock { $0 = true } }
+                return try await API.get(client, "/v1/messages/\(message.id)?wait=30&status=ready", message.token)
+            }
+            #expect(try await eventually(within: 20) { store.changes.waiterCount > 0 })
+            let report = try await API.played(client, message.id, run.ownerToken, #"{"atMeters": 21100, "runSeconds": 6727}"#)
+            #expect(report.status == .ok)
+            // Well before the 30 s wait ends: the report itself ended it.
+            #expect(try await eventually(within: 20) { answered.withLock { $0 } })
+            let answer = try await poll.value
+            #expect(answer.status == .ok)
+            let status = try API.json(MessageResponse.self, answer)
+            #expect(status.status == .ready)
+            #expect(status.playedAtMeters == 21100)
+            #expect(status.playedAtRunSeconds == 6727)
         }
     }
 }
