@@ -370,6 +370,21 @@ class Browser:
             driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})["data"]))
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
+    def overflow_at(self, width, height, mobile):
+        """How far the page is wider than a `width` px viewport (0 when it fits, no sideways scroll)."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+        time.sleep(0.3)
+        extra = self.js("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        return extra
+
+    def check_fits(self, results, scenario, what):
+        """The page fits a 375x667 phone and a 1280x800 desktop without sideways scrolling."""
+        phone, desktop = self.overflow_at(375, 667, True), self.overflow_at(1280, 800, False)
+        results.check(scenario, f"{what} fits 375x667 and 1280x800 without sideways scrolling",
+                      phone <= 0 and desktop <= 0, f"wider by {phone} px on the phone, {desktop} px on the desktop")
+
     def check_console(self, results, scenario, allowed_network=()):
         """Fails on any CSP violation or JavaScript error; a failed request is allowed only
         when the scenario expects it (a cut connection, a LATER endpoint's 404)."""
@@ -464,6 +479,7 @@ def scenario_record_and_send(ctx, name="record-and-send", proxy=None):
     try:
         open_recording_page(browser, f"http://127.0.0.1:{proxy.port}" if proxy else server.base, run_)
         browser.screenshots(ctx.shots, f"{name}-0-idle")
+        browser.check_fits(results, name, "the recording page")
         results.check(name, "the page shows the run's title and planned distance",
                       browser.text("run-title") == "Berlin Marathon" and "42.2 km" in browser.text("run-distance"),
                       f"{browser.text('run-title')!r}, {browser.text('run-distance')!r}")
@@ -605,6 +621,7 @@ def scenario_record_and_send(ctx, name="record-and-send", proxy=None):
                           played == 200 and "Played at 21.1 km, 1:52:07 into the run" in browser.text("sent-detail"),
                           f"HTTP {played}; {browser.text('sent-detail')!r}")
             browser.screenshots(ctx.shots, f"{name}-6-played", "sent")
+            browser.check_fits(results, name, "the sent card")
         # The refused typed point is a 400 by design: the page shows the server's reason.
         browser.check_console(results, name, allowed_network=[r"/markers/resolve\?marker=5xx - .* status of 400"])
     finally:
@@ -741,6 +758,7 @@ def scenario_runner_page(ctx):
         results.check(name, "the list is long-polled: no answer while nothing changes",
                       before >= 1 and after == before, f"{before} list answers, then {after - before} in 4 quiet seconds")
         browser.screenshots(ctx.shots, f"{name}-0-top")
+        browser.check_fits(results, name, "the runner's page")
         cards = browser.driver.find_elements(By.CSS_SELECTOR, ".message-card")
         senders = [c.find_element(By.CSS_SELECTOR, ".sender").text for c in cards]
         tags = [c.find_element(By.CSS_SELECTOR, ".distance-tag").text for c in cards]
