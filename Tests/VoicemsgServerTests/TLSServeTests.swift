@@ -8,13 +8,14 @@ import TestSupport
 /// openssl serves the recording page over HTTPS that curl verifies against that certificate;
 /// wrong files stop it before it starts, with one line naming the option and the file.
 @Suite(.serialized) struct TLSServeTests {
-    /// A self-signed certificate for 127.0.0.1 and its key, as the README tells a user to make.
+    /// A self-signed certificate for 127.0.0.1 and its key, as the README tells a user to make
+    /// (with an EC key, which openssl makes in a moment even on a busy machine).
     static func makeCertificate(in directory: TemporaryDirectory, name: String) throws -> (cert: String, key: String) {
         let cert = directory.file("\(name).pem")
         let key = directory.file("\(name)-key.pem")
         try ExternalProcess.tool(
             "openssl",
-            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2",
+            ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key, "-out", cert, "-days", "2",
              "-subj", "/CN=voicemsg test", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"])
         return (cert, key)
     }
@@ -32,7 +33,8 @@ import TestSupport
                         "--workers", "0", "--tls-cert", cert, "--tls-key", key],
             logPath: directory.file("server.log"))
         defer { Task { await server.stop() } }
-        let port = try await server.waitForPort()
+        // Generous: the whole suite runs in parallel on a small machine.
+        let port = try await server.waitForPort(seconds: 180)
         #expect(server.log.contains("listening on https://127.0.0.1:\(port)"), "\(server.log)")
         let base = "https://127.0.0.1:\(port)"
 
@@ -84,7 +86,7 @@ import TestSupport
             try builtExecutable("voicemsg-server"),
             ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", directory.file("data"), "--workers", "0"]
                 + arguments(cert, key, directory.path),
-            timeout: 30)
+            timeout: 180)
         let expected = words.replacingOccurrences(of: "DIR", with: directory.path)
             .replacingOccurrences(of: "CERT", with: cert).replacingOccurrences(of: "KEY", with: key)
         #expect(!outcome.timedOut, "\(what): the server started instead of refusing")
