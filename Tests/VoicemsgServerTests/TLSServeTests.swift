@@ -34,7 +34,7 @@ import TestSupport
             logPath: directory.file("server.log"))
         defer { Task { await server.stop() } }
         // Generous: the whole suite runs in parallel on a small machine.
-        let port = try await server.waitForPort(seconds: 180)
+        let port = try await server.waitForPort(seconds: 120)
         #expect(server.log.contains("listening on https://127.0.0.1:\(port)"), "\(server.log)")
         let base = "https://127.0.0.1:\(port)"
 
@@ -86,7 +86,7 @@ import TestSupport
             try builtExecutable("voicemsg-server"),
             ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", directory.file("data"), "--workers", "0"]
                 + arguments(cert, key, directory.path),
-            timeout: 180)
+            timeout: 120)
         let expected = words.replacingOccurrences(of: "DIR", with: directory.path)
             .replacingOccurrences(of: "CERT", with: cert).replacingOccurrences(of: "KEY", with: key)
         #expect(!outcome.timedOut, "\(what): the server started instead of refusing")
