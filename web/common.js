@@ -82,14 +82,16 @@ function sleep(ms, signal) {
  * `onChange(json)` is called with every new representation; when it returns `"stop"` the
  * follower ends, and when it returns `"slow"` it keeps following at `slowPollMs` (a message
  * that is ready changes rarely: only when it is played). `onTrouble(text)` is called while
- * the network or server is failing (with null once it recovers). Returns a function that
- * stops the follower.
+ * the network or server is failing (with null once it recovers). `known(json)` gives the
+ * query that tells the server what the page already has, for a long poll that is not keyed
+ * by ETag (one message's `status=`). Returns a function that stops the follower.
  */
-export function follow(path, { token, onChange, onTrouble = () => {}, waitSeconds = 25, pollMs = 2000, slowPollMs = 15000 }) {
+export function follow(path, { token, onChange, onTrouble = () => {}, known = null, waitSeconds = 25, pollMs = 2000, slowPollMs = 15000 }) {
   const controller = new AbortController();
   let request = null;
   let etag = null;
   let last = null;
+  let lastJSON = null;
   let failures = 0;
   let slow = false;
   const separator = path.includes("?") ? "&" : "?";
@@ -100,7 +102,9 @@ export function follow(path, { token, onChange, onTrouble = () => {}, waitSecond
       const timer = setTimeout(() => request.abort(), (waitSeconds + 15) * 1000);
       let result;
       try {
-        result = await api(`${path}${separator}wait=${waitSeconds}`, { token, headers, signal: request.signal });
+        const have = known && lastJSON ? known(lastJSON) : "";
+        result = await api(`${path}${separator}wait=${waitSeconds}${have ? "&" + have : ""}`,
+          { token, headers, signal: request.signal });
       } catch {
         result = null;
       } finally {
@@ -126,6 +130,7 @@ export function follow(path, { token, onChange, onTrouble = () => {}, waitSecond
         const text = JSON.stringify(result.json);
         changed = text !== last;
         last = text;
+        lastJSON = result.json;
         if (changed) {
           const wish = onChange(result.json);
           if (wish === "stop") {

@@ -9,6 +9,7 @@ import * as microphone from "./microphone.js";
 import * as saved from "./saved-recording.js";
 
 const NAME_KEY = "voicemsg.senderName";
+// The countdown shows in the last 30 s, or the last half of a shorter limit.
 const COUNTDOWN_SECONDS = 30;
 const SILENCE_DB = -50;
 const SILENCE_WARNING_MS = 3000;
@@ -35,6 +36,7 @@ const recording = {
   ticker: null,
   lastHeard: 0,
   announced: new Set(),
+  stoppedAtLimit: false,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -92,12 +94,19 @@ function showRun() {
     : "No planned distance: give your point as a distance from the start";
   renderPresets(run.presets || []);
   $("sender-name").value = localStorage.getItem(NAME_KEY) || "";
-  const minutes = Math.round(run.limits.maxSeconds / 60);
-  $("limit-help").textContent = `Up to ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+  $("limit-help").textContent = `Up to ${describeLength(run.limits.maxSeconds)}.`;
   show($("loading"), false);
   show($("details"));
   show($("recorder"));
   checkMicrophoneSupport();
+}
+
+/** "10 minutes", "1 minute", "45 seconds", "1:30". */
+function describeLength(seconds) {
+  const whole = Math.floor(seconds);
+  if (whole >= 60 && whole % 60 === 0) return `${whole / 60} minute${whole === 60 ? "" : "s"}`;
+  if (whole < 60) return `${whole} second${whole === 1 ? "" : "s"}`;
+  return formatClock(whole);
 }
 
 function renderPresets(presets) {
@@ -247,6 +256,8 @@ async function startRecording() {
   }
   $("record-button").disabled = true;
   recording.announced.clear();
+  recording.stoppedAtLimit = false;
+  $("limit-help").textContent = `Up to ${describeLength(page.run.limits.maxSeconds)}.`;
   recording.lastHeard = performance.now();
   try {
     recording.session = await microphone.record({
@@ -283,19 +294,22 @@ function tick() {
   $("timer").textContent = formatClock(elapsed);
   const max = page.run.limits.maxSeconds;
   const left = max - elapsed;
-  if (left <= COUNTDOWN_SECONDS) {
+  if (left <= Math.min(COUNTDOWN_SECONDS, max / 2)) {
     const whole = Math.max(0, Math.ceil(left));
     $("countdown").textContent = `${formatClock(whole)} left: the recording stops at ${formatClock(max)}.`;
     show($("countdown"));
-    for (const mark of [30, 10]) {
-      if (whole <= mark && !recording.announced.has(mark)) {
-        recording.announced.add(mark);
-        announce(`${mark} seconds left.`);
-      }
+    // Said at 30 s and 10 s, once each; a shorter limit says the time left when it starts.
+    const due = [30, 10].filter((mark) => whole <= mark && !recording.announced.has(mark));
+    if (due.length) {
+      for (const mark of due) recording.announced.add(mark);
+      announce(`${whole} second${whole === 1 ? "" : "s"} left.`);
     }
   }
   // Stop a little before the limit, so the file the server measures stays within it.
-  if (left <= 0.5) stopRecording();
+  if (left <= 0.5) {
+    recording.stoppedAtLimit = true;
+    stopRecording();
+  }
 }
 
 function stopRecording() {
@@ -321,7 +335,13 @@ async function finishRecording({ blob, type, durationSeconds }) {
   showRecorded(slot);
   // The Stop button is gone; focus goes to the next step rather than to the page's start.
   if (!$("send-button").disabled) $("send-button").focus();
-  announce(`Recorded ${Math.round(durationSeconds)} seconds. Listen to it, then send it.`);
+  if (recording.stoppedAtLimit) {
+    const limit = formatClock(page.run.limits.maxSeconds);
+    $("limit-help").textContent = `The recording stopped at its ${limit} limit.`;
+    announce(`The recording reached its ${limit} limit and stopped. Listen to it, then send it.`);
+  } else {
+    announce(`Recorded ${Math.round(durationSeconds)} seconds. Listen to it, then send it.`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -561,8 +581,12 @@ function showSent(slot, { restored }) {
   page.stopFollowing = follow(`/v1/messages/${encodeURIComponent(slot.messageID)}`, {
     token,
     onChange: (message) => updateStatus(message),
+    // The server holds the request until the status differs from the one shown.
+    known: (message) => `status=${encodeURIComponent(message.status)}`,
     onTrouble: (text) => {
-      if (text && text.startsWith("no message")) text = "This message no longer exists: it was deleted.";
+      if (text && (text.startsWith("no message") || text.endsWith("was deleted"))) {
+        text = "This message no longer exists: it was deleted.";
+      }
       $("sent-detail").textContent = text || "";
     },
   });

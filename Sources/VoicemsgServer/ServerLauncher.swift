@@ -1,29 +1,35 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import ServiceLifecycle
 
 /// Starts the two kinds of process: `serve` (HTTP and in-process workers) and `worker`
 /// (workers only). Both stop gracefully on SIGTERM and SIGINT.
 public enum ServerLauncher {
-    /// Runs the HTTP server on `host:port` with `workers` in-process workers until a signal.
+    /// Runs the HTTP server on `host:port` with `workers` in-process workers until a signal;
+    /// HTTPS when `tls` is given.
     public static func serve(
         location: StoreLocation, host: String, port: Int, workers: Int,
         processor: any MessageProcessor, api apiConfiguration: APIConfiguration,
-        queue: QueueConfiguration, logger: Logger
+        queue: QueueConfiguration, tls: TLSIdentity? = nil, logger: Logger
     ) async throws {
         let store = try location.open(logger: logger)
         let metrics = ServerMetrics()
         let router = VoicemsgAPI(store: store, metrics: metrics, configuration: apiConfiguration)
             .makeRouter()
         let where_ = store.location
+        let scheme = tls == nil ? "http" : "https"
+        let server: HTTPServerBuilder = try tls.map { try .tls(.http1(), tlsConfiguration: $0.configuration) } ?? .http1()
         let app = Application(
             router: router,
+            server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: "voicemsg"),
             onServerRunning: { channel in
                 let actualPort = channel.localAddress?.port ?? port
                 logger.notice(
-                    "voicemsg serve: data in \(where_); listening on http://\(host):\(actualPort); \(max(0, workers)) workers")
+                    "voicemsg serve: data in \(where_); listening on \(scheme)://\(host):\(actualPort); \(max(0, workers)) workers")
             },
             logger: logger)
         // With no workers, this server only takes uploads; `voicemsg worker` processes elsewhere.

@@ -32,6 +32,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Largest upload in bytes.")
     var maxUploadBytes: Int = 25 * 1024 * 1024
 
+    @Option(help: "Longest recording in seconds; the recording page counts down to it.")
+    var maxRecordingSeconds: Double = 600
+
+    @Option(help: ArgumentHelp(
+        "PEM certificate (chain) to serve HTTPS with; needs --tls-key.",
+        discussion: "Browsers give the microphone to a page on another machine only over HTTPS.",
+        valueName: "file"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("PEM private key of --tls-cert.", valueName: "file"))
+    var tlsKey: String?
+
     @OptionGroup var queue: QueueOptions
 
     func validate() throws {
@@ -40,6 +52,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard maxUploadBytes > 0 else { throw ValidationError("--max-upload-bytes must be positive") }
+        guard maxRecordingSeconds.isFinite, maxRecordingSeconds >= 1 else {
+            throw ValidationError("--max-recording-seconds must be at least 1")
+        }
+        if (tlsCert == nil) != (tlsKey == nil) {
+            throw ValidationError("HTTPS needs both --tls-cert and --tls-key")
+        }
     }
 
     func run() async throws {
@@ -47,12 +65,17 @@ struct ServeCommand: AsyncParsableCommand {
         var api = APIConfiguration()
         api.maxUploadBytes = maxUploadBytes
         api.maxAttempts = queue.maxAttempts
+        api.maxRecordingSeconds = maxRecordingSeconds
+        var pipeline = PipelineMessageProcessor.uploadConfiguration
+        pipeline.limits.maximumDurationSeconds = maxRecordingSeconds
         let workerCount = workers ?? ProcessInfo.processInfo.activeProcessorCount
+        // Checked before anything starts; the error is one line naming the option and file.
+        let tls = try tlsCert.flatMap { cert in try tlsKey.map { try TLSIdentity(certificatePath: cert, keyPath: $0) } }
         do {
             try await ServerLauncher.serve(
                 location: StoreLocation(dataDirectory: dataDir, databaseURL: database),
-                host: host, port: port, workers: workerCount, processor: PipelineMessageProcessor(),
-                api: api, queue: queue.configuration, logger: logger)
+                host: host, port: port, workers: workerCount, processor: PipelineMessageProcessor(configuration: pipeline),
+                api: api, queue: queue.configuration, tls: tls, logger: logger)
         } catch let error as StoreError {
             throw ValidationError(error.description)
         }

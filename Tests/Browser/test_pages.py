@@ -15,6 +15,10 @@ Each check ends as one of:
          yet" note, a libsndfile error), never assumed; any other failure is a FAIL;
   XPASS  it was expected to fail and now holds: remove the mark.
 
+Two scenarios start servers of their own: `countdown` with --max-recording-seconds 8, and
+`https` with --tls-cert/--tls-key and a self-signed certificate made by openssl, opened under
+a host name that is not localhost, as a phone on the LAN opens it.
+
 Every scenario reads the browser's console and the page's own error and CSP-violation
 events, and fails on any CSP violation or JavaScript error. Screenshots go to
 out/screenshots/NAME-phone.png (375x667), NAME-phone-full.png (the whole page at 375 px wide)
@@ -31,6 +35,7 @@ import pathlib
 import re
 import shutil
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -41,7 +46,7 @@ import urllib.error
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -131,12 +136,12 @@ def make_fixtures(folder):
 class Server:
     """`voicemsg-server serve` on a free loopback port, with its log kept for the token check."""
 
-    def __init__(self, binary, folder):
-        self.log_path = folder / "server.log"
+    def __init__(self, binary, folder, name="server", extra=()):
+        self.log_path = folder / f"{name}.log"
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(
-            [str(binary), "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(folder / "data"),
-             "--workers", "2", "--poll-seconds", "0.2", "--log-level", "trace"],
+            [str(binary), "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(folder / f"{name}-data"),
+             "--workers", "2", "--poll-seconds", "0.2", "--log-level", "trace", *extra],
             stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 30
         self.port = None
@@ -144,12 +149,12 @@ class Server:
             time.sleep(0.1)
             if self.process.poll() is not None:
                 raise RuntimeError(f"voicemsg-server exited: {self.log_path.read_text()}")
-            match = re.search(r"listening on http://127\.0\.0\.1:(\d+)", self.log_path.read_text())
+            match = re.search(r"listening on (https?)://127\.0\.0\.1:(\d+)", self.log_path.read_text())
             if match:
-                self.port = int(match.group(1))
+                self.scheme, self.port = match.group(1), int(match.group(2))
         if self.port is None:
             raise RuntimeError("voicemsg-server did not say where it listens within 30 s")
-        self.base = f"http://127.0.0.1:{self.port}"
+        self.base = f"{self.scheme}://127.0.0.1:{self.port}"
 
     def stop(self):
         self.process.terminate()
@@ -160,14 +165,15 @@ class Server:
         self.log.close()
 
 
-def http(method, url, token=None, body=None, headers=None):
+def http(method, url, token=None, body=None, headers=None, tls=None):
+    """One request; `tls` is an ssl.SSLContext for an https server."""
     request = urllib.request.Request(url, data=body, method=method)
     if token:
         request.add_header("Authorization", f"Bearer {token}")
     for key, value in (headers or {}).items():
         request.add_header(key, value)
     try:
-        with urllib.request.urlopen(request, timeout=30) as response:
+        with urllib.request.urlopen(request, timeout=30, context=tls) as response:
             return response.status, response.read(), dict(response.headers)
     except urllib.error.HTTPError as error:
         return error.code, error.read(), dict(error.headers)
@@ -175,7 +181,8 @@ def http(method, url, token=None, body=None, headers=None):
 
 def create_run(server, title, planned):
     body = json.dumps({"title": title, "plannedDistanceMeters": planned}).encode()
-    status, data, _ = http("POST", f"{server.base}/v1/runs", body=body, headers={"Content-Type": "application/json"})
+    status, data, _ = http("POST", f"{server.base}/v1/runs", body=body, headers={"Content-Type": "application/json"},
+                           tls=getattr(server, "tls", None))
     assert status == 201, f"creating a run answered {status}: {data!r}"
     return json.loads(data)
 
@@ -189,9 +196,18 @@ def upload(server, run_, path, marker, sender):
 
 
 def run_messages(server, run_):
-    status, data, _ = http("GET", f"{server.base}/v1/runs/{run_['id']}/messages", token=run_["ownerToken"])
+    status, data, _ = http("GET", f"{server.base}/v1/runs/{run_['id']}/messages", token=run_["ownerToken"],
+                           tls=getattr(server, "tls", None))
     assert status == 200, f"listing messages answered {status}"
     return json.loads(data)["messages"]
+
+
+def played_report(server, run_, message_id, at_meters, run_seconds):
+    """The runner's app's report, POST /v1/messages/{id}/played; returns the HTTP status."""
+    body = json.dumps({"atMeters": at_meters, "runSeconds": run_seconds}).encode()
+    status, _, _ = http("POST", f"{server.base}/v1/messages/{message_id}/played", token=run_["ownerToken"], body=body,
+                        headers={"Content-Type": "application/json"}, tls=getattr(server, "tls", None))
+    return status
 
 
 def manifest(server, run_):
@@ -354,6 +370,21 @@ class Browser:
             driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})["data"]))
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
+    def overflow_at(self, width, height, mobile):
+        """How far the page is wider than a `width` px viewport (0 when it fits, no sideways scroll)."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+        time.sleep(0.3)
+        extra = self.js("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        return extra
+
+    def check_fits(self, results, scenario, what):
+        """The page fits a 375x667 phone and a 1280x800 desktop without sideways scrolling."""
+        phone, desktop = self.overflow_at(375, 667, True), self.overflow_at(1280, 800, False)
+        results.check(scenario, f"{what} fits 375x667 and 1280x800 without sideways scrolling",
+                      phone <= 0 and desktop <= 0, f"wider by {phone} px on the phone, {desktop} px on the desktop")
+
     def check_console(self, results, scenario, allowed_network=()):
         """Fails on any CSP violation or JavaScript error; a failed request is allowed only
         when the scenario expects it (a cut connection, a LATER endpoint's 404)."""
@@ -447,6 +478,8 @@ def scenario_record_and_send(ctx, name="record-and-send", proxy=None):
     browser = Browser(audio_file=ctx.fixtures["speech"])
     try:
         open_recording_page(browser, f"http://127.0.0.1:{proxy.port}" if proxy else server.base, run_)
+        browser.screenshots(ctx.shots, f"{name}-0-idle")
+        browser.check_fits(results, name, "the recording page")
         results.check(name, "the page shows the run's title and planned distance",
                       browser.text("run-title") == "Berlin Marathon" and "42.2 km" in browser.text("run-distance"),
                       f"{browser.text('run-title')!r}, {browser.text('run-distance')!r}")
@@ -575,7 +608,20 @@ def scenario_record_and_send(ctx, name="record-and-send", proxy=None):
             results.check(name, "the processed version plays on the page", plays,
                           expected_failure=None if has_sender_token else WHY_SENDER_TOKEN)
             browser.screenshots(ctx.shots, f"{name}-5-ready", "sent")
+            asked = browser.js("return performance.getEntriesByType('resource').map(e => e.name)"
+                               ".filter(n => n.includes('/v1/messages/' + arguments[0] + '?wait='))", message_id)
+            results.check(name, "the page follows the message by long poll, giving the status it shows",
+                          any(re.search(r"\?wait=25&status=(queued|processing)$", n) for n in asked),
+                          str([n.split("?")[1] for n in asked]))
             judge_audio(results, name, server, run_, message_id, ctx.fixtures["speech"], ctx.folder)
+            # The runner's app reports it played; the sender's page hears it without a reload.
+            played = played_report(server, run_, message_id, 21100, 6727)
+            browser.wait(lambda: browser.text("sent-badge") == "Played", timeout=30, what="the played report on the page")
+            results.check(name, "the sender's page says where and when the runner heard it",
+                          played == 200 and "Played at 21.1 km, 1:52:07 into the run" in browser.text("sent-detail"),
+                          f"HTTP {played}; {browser.text('sent-detail')!r}")
+            browser.screenshots(ctx.shots, f"{name}-6-played", "sent")
+            browser.check_fits(results, name, "the sent card")
         # The refused typed point is a 400 by design: the page shows the server's reason.
         browser.check_console(results, name, allowed_network=[r"/markers/resolve\?marker=5xx - .* status of 400"])
     finally:
@@ -700,6 +746,19 @@ def scenario_runner_page(ctx):
         browser.open(f"{server.base}/runs/{run_['id']}#owner={run_['ownerToken']}&invite={run_['inviteToken']}")
         browser.wait(lambda: len(browser.driver.find_elements(By.CSS_SELECTOR, ".message-card")) == 4,
                      what="four message cards")
+        # Live without a timer: while nothing changes, the page's request for the list is held
+        # by the server (?wait=25 with its ETag), so none is answered in 4 quiet seconds; a
+        # page polling every 2 s would have had two answers.
+        count_list = ("return performance.getEntriesByType('resource')"
+                      ".filter(e => e.name.includes('/runs/' + arguments[0] + '/messages')).length")
+        time.sleep(1)
+        before = browser.js(count_list, run_["id"])
+        time.sleep(4)
+        after = browser.js(count_list, run_["id"])
+        results.check(name, "the list is long-polled: no answer while nothing changes",
+                      before >= 1 and after == before, f"{before} list answers, then {after - before} in 4 quiet seconds")
+        browser.screenshots(ctx.shots, f"{name}-0-top")
+        browser.check_fits(results, name, "the runner's page")
         cards = browser.driver.find_elements(By.CSS_SELECTOR, ".message-card")
         senders = [c.find_element(By.CSS_SELECTOR, ".sender").text for c in cards]
         tags = [c.find_element(By.CSS_SELECTOR, ".distance-tag").text for c in cards]
@@ -738,14 +797,43 @@ def scenario_runner_page(ctx):
                       senders == ["Gus", "Eve", "Fay", "Hal", "Dee"], str(senders))
         browser.screenshots(ctx.shots, f"{name}-1-messages", "list")
 
+        # Played: the app's report reaches the card live, with a Success Green check.
+        played = played_report(server, run_, ids[3], 1000, 372)
+        gus = f"#msg-{ids[3]}"
+        browser.wait(lambda: browser.driver.find_element(By.CSS_SELECTOR, f"{gus} .badge").text == "Played",
+                     timeout=30, what="the played badge")
+        line = browser.driver.find_element(By.CSS_SELECTOR, f"{gus} .played-line")
+        colours = browser.js("""
+          var probe = document.createElement('span');
+          probe.style.color = 'var(--color-success-green-strong)';
+          document.body.append(probe);
+          var green = getComputedStyle(probe).color;
+          probe.remove();
+          var check = arguments[0].querySelector('svg');
+          var badgeCheck = document.querySelector(arguments[1] + ' .badge svg');
+          return [green, check ? getComputedStyle(check).color : null, badgeCheck ? getComputedStyle(badgeCheck).color : null];
+        """, line, gus)
+        results.check(name, "a played message shows a Success Green check and where it played, live",
+                      played == 200 and line.is_displayed() and "Played at 1 km, 6:12 into the run" in line.text
+                      and colours[1] == colours[0] and colours[2] is not None,
+                      f"HTTP {played}; {line.text!r}; green {colours[0]}, check {colours[1]}, badge check {colours[2]}")
+        browser.screenshots(ctx.shots, f"{name}-1b-played", gus.lstrip("#"))
+
         # Delete: confirm inside the card; the message leaves the manifest.
         eve = browser.driver.find_element(By.CSS_SELECTOR, f"#msg-{ids[1]}")
         eve.find_element(By.CSS_SELECTOR, "button.button-secondary").click()
         browser.wait(lambda: eve.find_element(By.CSS_SELECTOR, ".confirm").is_displayed(), what="the confirmation")
         browser.screenshots(ctx.shots, f"{name}-2-confirm-delete", f"msg-{ids[1]}")
         eve.find_element(By.CSS_SELECTOR, ".confirm .button-destructive").click()
-        browser.wait(lambda: not browser.driver.find_elements(By.CSS_SELECTOR, f"#msg-{ids[1]}")
-                     or eve.find_element(By.CSS_SELECTOR, ".help").is_displayed(), what="the delete to finish")
+        def deleted_or_noted():
+            # The card may leave the page between the two looks (the long poll removes it).
+            if not browser.driver.find_elements(By.CSS_SELECTOR, f"#msg-{ids[1]}"):
+                return True
+            try:
+                return eve.find_element(By.CSS_SELECTOR, ".help").is_displayed()
+            except StaleElementReferenceException:
+                return not browser.driver.find_elements(By.CSS_SELECTOR, f"#msg-{ids[1]}")
+        browser.wait(deleted_or_noted, what="the delete to finish")
         gone_from_page = not browser.driver.find_elements(By.CSS_SELECTOR, f"#msg-{ids[1]}")
         note = "" if gone_from_page else eve.find_element(By.CSS_SELECTOR, ".help").text
         in_manifest = ids[1] in [m["id"] for m in manifest(server, run_)["messages"]]
@@ -917,6 +1005,134 @@ def scenario_dropped_connection(ctx):
             browser.quit()
 
 
+def scenario_countdown(ctx):
+    """A server with a short limit (--max-recording-seconds 8): the page states it, refuses a
+    longer file before sending, counts down in the last half of it, stops by itself, and the
+    server, with the same limit, accepts what it recorded."""
+    name = "countdown"
+    results, limit = ctx.results, 8
+    server = Server(ctx.binary, ctx.folder, name="short-limit", extra=["--max-recording-seconds", str(limit)])
+    ctx.logs.append(server.log_path)
+    browser = None
+    try:
+        run_ = create_run(server, "Track session", 5000)
+        ctx.tokens += [run_["ownerToken"], run_["inviteToken"]]
+        browser = Browser(audio_file=ctx.fixtures["speech"])
+        open_recording_page(browser, server.base, run_)
+        results.check(name, "the page states the server's limit", browser.text("limit-help") == "Up to 8 seconds.",
+                      browser.text("limit-help"))
+        choose_preset(browser, "finish")
+        type_name(browser, "Jo")
+
+        # A 12 s file is refused on the page, with the limit, before any upload.
+        browser.el("file-input").send_keys(str(ctx.fixtures["silence"]))
+        browser.wait(lambda: browser.visible("preview"), what="the preview of the long file")
+        results.check(name, "a file longer than the limit is refused before sending",
+                      "lasts 0:12; the server accepts up to 0:08" in browser.text("send-error")
+                      and not browser.el("send-button").is_enabled(), browser.text("send-error"))
+
+        browser.el("record-button").click()
+        browser.wait(lambda: browser.visible("stop-button"), what="recording to start")
+        browser.wait(lambda: browser.text("timer") == "0:01", what="the timer to reach 0:01")
+        results.check(name, "no countdown early in the recording", not browser.visible("countdown"),
+                      browser.text("countdown"))
+        browser.wait(lambda: browser.visible("countdown"), timeout=15, what="the countdown")
+        first, timer_then = browser.text("countdown"), browser.text("timer")
+        results.check(name, "the countdown appears in the last half of the limit, naming it",
+                      re.fullmatch(r"0:0[1-4] left: the recording stops at 0:08\.", first) is not None
+                      and timer_then in ("0:03", "0:04", "0:05"), f"{first!r} at {timer_then}")
+        seen = [first]
+        deadline = time.time() + 15
+        while time.time() < deadline and not browser.visible("preview"):
+            text = browser.js("var c = document.getElementById('countdown'); return c.hidden ? '' : c.textContent")
+            if text and text != seen[-1]:
+                seen.append(text)
+            if len(seen) == 2 and not (ctx.shots / f"{name}-1-countdown-phone.png").exists():
+                browser.screenshots(ctx.shots, f"{name}-1-countdown", "recorder")
+            time.sleep(0.1)
+        left = [int(re.match(r"0:0(\d)", t).group(1)) for t in seen]
+        results.check(name, "the countdown counts down", len(left) >= 2 and left == sorted(left, reverse=True)
+                      and len(set(left)) == len(left), str(seen))
+        results.check(name, "the recording stops by itself at the limit",
+                      browser.visible("preview") and not browser.visible("stop-button"),
+                      f"timer {browser.text('timer')}")
+        results.check(name, "about 7.5 s were kept, within the limit", browser.text("timer") in ("0:07", "0:08"),
+                      browser.text("timer"))
+        announced = browser.js("return document.getElementById('announcer').textContent")
+        results.check(name, "the page says it stopped at the limit, on screen and to a screen reader",
+                      "stopped at its 0:08 limit" in browser.text("limit-help") and "reached its 0:08 limit" in announced,
+                      f"{browser.text('limit-help')!r}; announced {announced!r}")
+        results.check(name, "the recording at the limit can be sent", browser.el("send-button").is_enabled())
+        browser.screenshots(ctx.shots, f"{name}-2-stopped-at-limit", "preview")
+        browser.el("send-button").click()
+        status = wait_sent_status(browser)
+        messages = run_messages(server, run_)
+        error = messages[0].get("error", "") if messages else ""
+        results.check(name, "the server, with the same limit, accepts it: the message is ready",
+                      status == "Ready" and len(messages) == 1 and messages[0]["durationSeconds"] <= limit,
+                      f"badge {status!r}; {json.dumps(messages)[:300]} {error}")
+        browser.check_console(results, name)
+    finally:
+        if browser:
+            browser.quit()
+        server.stop()
+
+
+def scenario_https(ctx):
+    """`serve --tls-cert --tls-key` with a self-signed certificate made by openssl, opened as a
+    phone on the LAN would: by a host name that is not localhost, over https (Chromium accepts
+    the certificate as the user does on the warning page). The page is a secure context, so the
+    microphone works: record, send, ready; the runner's page shows an https invite link."""
+    name = "https-phone"
+    results = ctx.results
+    cert, key = ctx.folder / "phone-cert.pem", ctx.folder / "phone-key.pem"
+    run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+         "-days", "2", "-subj", "/CN=phone.test", "-addext", "subjectAltName=DNS:phone.test,IP:127.0.0.1"])
+    server = Server(ctx.binary, ctx.folder, name="https", extra=["--tls-cert", str(cert), "--tls-key", str(key)])
+    ctx.logs.append(server.log_path)
+    # The API calls of this script trust exactly that certificate.
+    server.tls = ssl.create_default_context(cafile=str(cert))
+    browser = None
+    try:
+        results.check(name, "the server listens on https", server.scheme == "https", server.base)
+        run_ = create_run(server, "Lakeside 10k", 10000)
+        ctx.tokens += [run_["ownerToken"], run_["inviteToken"]]
+        browser = Browser(audio_file=ctx.fixtures["speech"],
+                          extra_args=["--host-resolver-rules=MAP phone.test 127.0.0.1", "--ignore-certificate-errors"])
+        base = f"https://phone.test:{server.port}"
+        open_recording_page(browser, base, run_)
+        secure = browser.js("return [window.isSecureContext, location.protocol, location.hostname]")
+        results.check(name, "over https from another host the page is a secure context", secure == [True, "https:", "phone.test"],
+                      str(secure))
+        results.check(name, "the microphone is offered: no warning, Record enabled",
+                      not browser.visible("mic-problem") and browser.el("record-button").is_enabled(),
+                      browser.text("mic-problem") if browser.visible("mic-problem") else "")
+        choose_preset(browser, "5km")
+        type_name(browser, "Kim")
+        record_for(browser, 3)
+        stop(browser)
+        browser.screenshots(ctx.shots, f"{name}-1-preview", "preview")
+        browser.el("send-button").click()
+        status = wait_sent_status(browser)
+        messages = run_messages(server, run_)
+        results.check(name, "recorded and sent over https: one message, ready",
+                      status == "Ready" and len(messages) == 1 and messages[0]["sender"] == "Kim",
+                      f"badge {status!r}; {json.dumps(messages)[:300]}")
+        browser.screenshots(ctx.shots, f"{name}-2-sent", "sent")
+        browser.check_console(results, name)
+
+        browser.open(f"{base}/runs/{run_['id']}#owner={run_['ownerToken']}&invite={run_['inviteToken']}")
+        browser.wait(lambda: len(browser.driver.find_elements(By.CSS_SELECTOR, ".message-card")) == 1, what="the message card")
+        invite = browser.el("invite-link").get_attribute("value")
+        results.check(name, "the runner's page gives the https invite link", invite == f"{base}/r/{run_['id']}#invite={run_['inviteToken']}",
+                      invite)
+        browser.check_console(results, f"{name}/runner")
+    finally:
+        if browser:
+            browser.quit()
+        server.stop()
+
+
 # ---------------------------------------------------------------------------------------------
 
 class Context:
@@ -929,6 +1145,8 @@ SCENARIOS = {
     "no-microphone": scenario_no_microphone,
     "runner": scenario_runner_page,
     "dropped": scenario_dropped_connection,
+    "countdown": scenario_countdown,
+    "https": scenario_https,
 }
 
 
@@ -952,7 +1170,9 @@ def main():
     ctx.shots = pathlib.Path(args.screenshots)
     ctx.tokens = []
     ctx.fixtures = make_fixtures(ctx.folder)
+    ctx.binary = args.server
     ctx.server = Server(args.server, ctx.folder)
+    ctx.logs = [ctx.server.log_path]
     print(f"browser tests: voicemsg-server on {ctx.server.base}, data in {ctx.folder}, screenshots in {ctx.shots}")
     try:
         for key in args.only or SCENARIOS:
@@ -964,9 +1184,9 @@ def main():
                 traceback.print_exc()
     finally:
         ctx.server.stop()
-    log = ctx.server.log_path.read_text()
+    log = "".join(path.read_text() for path in ctx.logs)
     leaked = [t[:6] + "…" for t in ctx.tokens if t in log]
-    ctx.results.check("security", "no token appears in the server's log (trace level)", not leaked, ", ".join(leaked))
+    ctx.results.check("security", "no token appears in the servers' logs (trace level)", not leaked, ", ".join(leaked))
     ctx.results.summary()
     if args.keep:
         print(f"kept {ctx.folder}")

@@ -65,15 +65,18 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    /// The port from the startup line ("listening on http://127.0.0.1:PORT").
+    /// The port from the startup line ("listening on http://127.0.0.1:PORT", or https://).
     func waitForPort(seconds: Double = 30) async throws -> Int {
         let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if let range = log.range(of: #"listening on http://[^:]+:(\d+)"#, options: .regularExpression) {
+        while true {
+            if let range = log.range(of: #"listening on https?://[^:]+:(\d+)"#, options: .regularExpression) {
                 let match = log[range]
                 if let port = Int(match.split(separator: ":").last ?? "") { return port }
             }
             guard isRunning else { throw TestFailure("server exited early:\n\(log)") }
+            // The log is read once more after the deadline: in a full parallel run this task can
+            // wait for a thread past the deadline while the line is already there.
+            guard Date() < deadline else { break }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw TestFailure("server did not start:\n\(log)")

@@ -22,8 +22,8 @@ extension VoicemsgAPI {
     /// token or the message's sender token.
     ///
     /// With `wait` and `status` (the status the client already has), it answers at once when
-    /// the status differs, and otherwise waits up to `wait` seconds for it to change, so a page
-    /// can follow a message without polling every second. A message deleted while waited on
+    /// the status differs, and otherwise waits up to `wait` seconds for it to change or for the
+    /// message to be played, so a page can follow a message without polling every second. A message deleted while waited on
     /// answers 404.
     func message(_ request: Request, _ context: VoicemsgRequestContext) async throws -> MessageResponse {
         // Noted before the first read, so a change between that read and the wait still wakes it.
@@ -43,7 +43,8 @@ extension VoicemsgAPI {
                 message: "status must be one of \(MessageStatus.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let deadline = Date().addingTimeInterval(wait)
-        while record.status == known {
+        // A played report leaves the status at ready but is news to the sender's page.
+        while record.status == known && record.playedAt == first.playedAt {
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else { break }
             await store.changes.wait(after: seen, timeoutSeconds: min(Self.recheckSeconds, remaining))

@@ -21,9 +21,8 @@ extension VoicemsgAPI {
             id: run.id, title: run.title, plannedDistanceMeters: run.plannedDistanceMeters,
             presets: Self.presets(plannedDistance: run.plannedDistanceMeters),
             limits: .init(
-                // The server's processor runs the pipeline with its default limits, so they are
-                // the ones an upload meets.
-                maxSeconds: InputLimits.default.maximumDurationSeconds,
+                // `serve` gives the same limit to its pipeline, so it is the one an upload meets.
+                maxSeconds: configuration.maxRecordingSeconds,
                 maxBytes: configuration.maxUploadBytes))
         return try Self.privateJSON(info)
     }
@@ -62,24 +61,59 @@ extension VoicemsgAPI {
         }
     }
 
-    /// `GET /v1/runs/{id}/messages` (owner token): every message in any state, in marker order,
-    /// with an ETag so a page polling it gets 304 while nothing changed.
+    /// `GET /v1/runs/{id}/messages[?wait=N]` (owner token): every message in any state, in
+    /// marker order, with an ETag so a page polling it gets 304 while nothing changed.
+    ///
+    /// With `wait` and an `If-None-Match` that matches the list as it is, it waits up to `wait`
+    /// seconds for the list to change (a message added, processed, played or deleted) and then
+    /// answers 200 with the new list, or 304 when nothing changed: the runner's page follows
+    /// the run without asking every few seconds.
     func runMessages(_ request: Request, _ context: VoicemsgRequestContext) async throws -> Response {
+        // Noted before the first read, so a change between that read and the wait still wakes it.
+        var seen = store.changes.generation
         let runID = try Self.validID(context.parameters.get("runID"))
         _ = try await authorize(context, runID: runID, needsOwner: true)
-        let records = try await store.records.messages(runID: runID).sorted {
-            ($0.markerMeters, $0.createdAt, $0.id) < ($1.markerMeters, $1.createdAt, $1.id)
+        let wait = try Self.waitSeconds(request.uri.queryParameters.get("wait"))
+        let known = Set(
+            (request.headers[.ifNoneMatch] ?? "").split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            })
+        var (body, etag) = try await messageList(runID: runID)
+        if let wait {
+            let deadline = Date().addingTimeInterval(wait)
+            while known.contains(etag) {
+                let remaining = deadline.timeIntervalSinceNow
+                guard remaining > 0 else { break }
+                await store.changes.wait(after: seen, timeoutSeconds: min(Self.recheckSeconds, remaining))
+                try Task.checkCancellation()
+                seen = store.changes.generation
+                (body, etag) = try await messageList(runID: runID)
+            }
         }
-        let body = try Self.encoder.encode(RunMessagesResponse(messages: records.map(MessageResponse.init)))
-        let etag = "\"\(SecureIdentifier.hexSHA256(body).prefix(32))\""
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "private, no-cache"]
-        if let ifNoneMatch = request.headers[.ifNoneMatch],
-            ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
-        {
+        if known.contains(etag) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// The run's messages as JSON in marker order, and the ETag of those bytes.
+    func messageList(runID: String) async throws -> (body: Data, etag: String) {
+        let records = try await store.records.messages(runID: runID).sorted {
+            ($0.markerMeters, $0.createdAt, $0.id) < ($1.markerMeters, $1.createdAt, $1.id)
+        }
+        let body = try Self.encoder.encode(RunMessagesResponse(messages: records.map(MessageResponse.init)))
+        return (body, "\"\(SecureIdentifier.hexSHA256(body).prefix(32))\"")
+    }
+
+    /// The `?wait=` of a long poll: nil when absent, 400 unless 0 to `longestWaitSeconds`.
+    static func waitSeconds(_ text: String?) throws -> Double? {
+        guard let text else { return nil }
+        guard let wait = Double(text), wait.isFinite, wait >= 0, wait <= longestWaitSeconds else {
+            throw HTTPError(.badRequest, message: "wait must be a number of seconds from 0 to \(Int(longestWaitSeconds))")
+        }
+        return wait
     }
 
     /// Sorted keys, so the same messages always give the same bytes and the same ETag.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Tells long polls in this process that some message changed (claimed, settled, played or
+/// Tells long polls in this process that some message changed (added, claimed, settled, played or
 /// deleted), so they re-read at once instead of waiting for their next re-check.
 ///
 /// It is separate from `WorkSignal`, whose single remembered wake-up belongs to idle workers: a

@@ -59,6 +59,8 @@ struct PostgresJobQueue: JobQueue {
             return try MessageRecord(row)
         }
         signal.local.signal()
+        // A new message changes its run's list: a runner's page waiting on it hears at once.
+        changes.notify()
         return record
     }
 

@@ -44,6 +44,8 @@ struct SQLiteJobQueue: JobQueue {
             return MessageRecord(row)
         }
         signal.signal()
+        // A new message changes its run's list: a runner's page waiting on it hears at once.
+        changes.notify()
         return record
     }
 
