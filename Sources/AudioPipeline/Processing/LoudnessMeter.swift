@@ -17,12 +17,15 @@ public enum LoudnessMeter {
     }
 
     /// One measurement of audio that arrives in pieces, in constant memory. `expectedFrames`
-    /// is the whole length: a clip shorter than a gating block is measured over a window of
-    /// its own length, which libebur128 must know before the first frame.
+    /// is the whole length when the container declares it (0 when it does not, as in a
+    /// browser's WebM): a clip shorter than a gating block is measured over a window of its
+    /// own length. Whether a clip is that short is decided by the frames that actually arrive,
+    /// never by the declared length alone.
     public final class Session {
         private let meter: Ebur128Handle
         private let channelCount: Int
-        private let durationMs: Int
+        private let sampleRate: Int
+        private var frames = 0
         private var peaks: [InterSamplePeakEstimator.Stream]?
         private var peak: Float = 0
         private var deinterleaved: [Float] = []
@@ -30,7 +33,8 @@ public enum LoudnessMeter {
         public init(channelCount: Int = 1, sampleRate: Int, expectedFrames: Int, truePeak: Bool = true) throws {
             meter = try Ebur128Handle(channelCount: channelCount, sampleRate: sampleRate)
             self.channelCount = channelCount
-            durationMs = Int(Double(expectedFrames) * 1000 / Double(sampleRate))
+            self.sampleRate = sampleRate
+            let durationMs = Int(Double(expectedFrames) * 1000 / Double(sampleRate))
             if durationMs < 400, durationMs > 0 {
                 try meter.setMaximumWindow(milliseconds: durationMs)
             }
@@ -43,6 +47,7 @@ public enum LoudnessMeter {
         public func add(_ samples: UnsafeBufferPointer<Float>) throws {
             guard !samples.isEmpty else { return }
             try meter.add(samples, frames: samples.count / channelCount)
+            frames += samples.count / channelCount
             guard peaks != nil else { return }
             var peak = self.peak
             let take = { (chunk: UnsafeBufferPointer<Float>) in
@@ -62,6 +67,7 @@ public enum LoudnessMeter {
 
         /// Integrated loudness per BS.1770-4 and, when asked for, the true peak.
         public func result() throws -> LoudnessMeasurement {
+            let durationMs = Int(Double(frames) * 1000 / Double(sampleRate))
             let isShort = durationMs < 400
             var loudness = -Double.infinity
             if isShort {
