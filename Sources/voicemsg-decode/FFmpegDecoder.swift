@@ -5,7 +5,9 @@ import DecoderWire
 ///
 /// Timing is FFmpeg's: the demuxers turn an MP4 edit list or iTunSMPB (AAC priming), Matroska's
 /// CodecDelay and Opus pre-skip into skip-samples side data, and libavcodec drops those samples
-/// itself because `AV_CODEC_FLAG2_SKIP_MANUAL` is left off.
+/// itself because `AV_CODEC_FLAG2_SKIP_MANUAL` is left off. Where nothing states the AAC
+/// priming (raw ADTS, an MP4 fragmented without an edit list), the codec's own delay is dropped
+/// here (`AACPriming`).
 final class FFmpegDecoder {
     /// The demuxers a recording can come in; anything else is refused before it is parsed.
     static let containers = "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,aac,amr,amrnb,amrwb,caf,ogg,wav,w64,flac,mp3,aiff,au"
@@ -32,6 +34,8 @@ final class FFmpegDecoder {
     /// Frames to drop at the start and the most to keep, where the container says so and
     /// FFmpeg does not apply it (CAF's packet table).
     private var trim: (skip: Int, keep: Int)?
+    /// The container or the codec parameters state how many samples to skip at the start.
+    private var skipStated = false
     /// The audio chunk runs to the end of the file (`OpenEndedAudioChunk`).
     private let openEndedAudio: Bool
 
@@ -131,6 +135,9 @@ final class FFmpegDecoder {
                 let channels = Int(frame.pointee.ch_layout.nb_channels)
                 if converter == nil {
                     guard rate > 0, channels > 0 else { throw DecodeFailure.unreadable("the decoder gave no sample rate or channel count") }
+                    if trim == nil, !skipStated, AACPriming.applies(to: stream.pointee.codecpar.pointee, decodedRate: rate) {
+                        trim = (AACPriming.frames, Int.max / 2)
+                    }
                     converter = SampleConverter(channelCount: channels)
                     maximumFrames = Int(maximumSeconds * Double(rate))
                     output.send(.format, wireFormat(sampleRate: rate, channelCount: channels).encoded)
@@ -163,6 +170,7 @@ final class FFmpegDecoder {
                 defer { av_packet_unref(packet) }
                 try checkLog()
                 guard packet.pointee.stream_index == stream.pointee.index else { continue }
+                if !skipStated { skipStated = AACPriming.statesSkip(packet) }
                 if shortPacketSeen {
                     throw DecodeFailure.unreadable("truncated or corrupt: a packet of the audio is cut short")
                 }
