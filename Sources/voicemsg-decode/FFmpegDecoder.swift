@@ -5,7 +5,9 @@ import DecoderWire
 ///
 /// Timing is FFmpeg's: the demuxers turn an MP4 edit list or iTunSMPB (AAC priming), Matroska's
 /// CodecDelay and Opus pre-skip into skip-samples side data, and libavcodec drops those samples
-/// itself because `AV_CODEC_FLAG2_SKIP_MANUAL` is left off.
+/// itself because `AV_CODEC_FLAG2_SKIP_MANUAL` is left off. Where nothing states the AAC
+/// priming (raw ADTS, an MP4 fragmented without an edit list), the codec's own delay is dropped
+/// here (`AACPriming`).
 final class FFmpegDecoder {
     /// The demuxers a recording can come in; anything else is refused before it is parsed.
     static let containers = "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,aac,amr,amrnb,amrwb,caf,ogg,wav,w64,flac,mp3,aiff,au"
@@ -32,9 +34,14 @@ final class FFmpegDecoder {
     /// Frames to drop at the start and the most to keep, where the container says so and
     /// FFmpeg does not apply it (CAF's packet table).
     private var trim: (skip: Int, keep: Int)?
+    /// The container or the codec parameters state how many samples to skip at the start.
+    private var skipStated = false
+    /// The audio chunk runs to the end of the file (`OpenEndedAudioChunk`).
+    private let openEndedAudio: Bool
 
-    init(input: FFmpegInput, maximumSeconds: Double, packetTable: CAFPacketTable? = nil) throws {
+    init(input: FFmpegInput, maximumSeconds: Double, packetTable: CAFPacketTable? = nil, openEndedAudio: Bool = false) throws {
         self.input = input
+        self.openEndedAudio = openEndedAudio
         self.maximumSeconds = maximumSeconds
         guard let context = avformat_alloc_context() else { throw DecodeFailure.unreadable("out of memory") }
         context.pointee.pb = input.context
@@ -114,6 +121,7 @@ final class FFmpegDecoder {
         var seen = 0
         var maximumFrames = Int.max
         var ended = false
+        var shortPacketSeen = false
         FFmpegLog.reset()
 
         func receive() throws {
@@ -127,6 +135,9 @@ final class FFmpegDecoder {
                 let channels = Int(frame.pointee.ch_layout.nb_channels)
                 if converter == nil {
                     guard rate > 0, channels > 0 else { throw DecodeFailure.unreadable("the decoder gave no sample rate or channel count") }
+                    if trim == nil, !skipStated, AACPriming.applies(to: stream.pointee.codecpar.pointee, decodedRate: rate) {
+                        trim = (AACPriming.frames, Int.max / 2)
+                    }
                     converter = SampleConverter(channelCount: channels)
                     maximumFrames = Int(maximumSeconds * Double(rate))
                     output.send(.format, wireFormat(sampleRate: rate, channelCount: channels).encoded)
@@ -159,8 +170,27 @@ final class FFmpegDecoder {
                 defer { av_packet_unref(packet) }
                 try checkLog()
                 guard packet.pointee.stream_index == stream.pointee.index else { continue }
-                if packet.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 {
+                if !skipStated { skipStated = AACPriming.statesSkip(packet) }
+                if shortPacketSeen {
                     throw DecodeFailure.unreadable("truncated or corrupt: a packet of the audio is cut short")
+                }
+                if packet.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 {
+                    // A WAV written to a pipe (`ffmpeg -f wav pipe:1`) declares no data size
+                    // (0 or 0xFFFFFFFF), so its demuxer asks for whole blocks until the file
+                    // ends and the last read comes back short: for raw PCM in an open-ended
+                    // chunk that is where the audio ends, not damage, provided no packet
+                    // follows. Under a declared size it still means the file was cut.
+                    guard isRawPCM, openEndedAudio else {
+                        throw DecodeFailure.unreadable("truncated or corrupt: a packet of the audio is cut short")
+                    }
+                    shortPacketSeen = true
+                    // A file cut mid-sample ends in part of a frame, which the PCM decoder
+                    // refuses: only the whole frames are audio.
+                    let align = Int(stream.pointee.codecpar.pointee.block_align)
+                    if align > 0 {
+                        packet.pointee.size -= Int32(Int(packet.pointee.size) % align)
+                        if packet.pointee.size == 0 { continue }
+                    }
                 }
                 try Self.check(avcodec_send_packet(codec, packet), "cannot decode the audio")
             }
@@ -172,6 +202,12 @@ final class FFmpegDecoder {
     }
 
     private var wireRate: Double = 0
+
+    /// Uncompressed PCM (FFmpeg numbers the PCM codecs 0x10000 up to the ADPCM ones at
+    /// 0x11000): any whole number of frames is valid audio, so a short packet loses nothing.
+    private var isRawPCM: Bool {
+        (0x10000..<0x11000).contains(stream.pointee.codecpar.pointee.codec_id.rawValue)
+    }
 
     private func wireFormat(sampleRate: Int, channelCount: Int) -> DecoderWire.Format {
         wireRate = Double(sampleRate)

@@ -26,7 +26,8 @@ FFmpegLog.silence()
 
 do {
     let decoder = try FFmpegDecoder(
-        input: try FFmpegInput(fd: 0), maximumSeconds: limits.maximumSeconds, packetTable: CAFPacketTable(fd: 0))
+        input: try FFmpegInput(fd: 0), maximumSeconds: limits.maximumSeconds, packetTable: CAFPacketTable(fd: 0),
+        openEndedAudio: OpenEndedAudioChunk.check(fd: 0))
     try decoder.run(output)
     output.send(.done, [])
     exit(0)

@@ -58,7 +58,11 @@ public enum AudioDecoder {
         let sniffed = AudioSniffer.recognize(prefix: prefix(of: input))
         if isolation.policy == .always || sniffed?.reader == .ffmpeg { return .isolated(sniffed) }
         do {
-            return .soundFile(try openSoundFile(input))
+            let file = try openSoundFile(input)
+            // A WAV streamed with its data size left 0: libsndfile takes the 0 at its word and
+            // sees no audio, where FFmpeg reads the chunk to the end of the file.
+            if sniffed == .wav, file.info.frames == 0 { return .isolated(sniffed) }
+            return .soundFile(file)
         } catch where sniffed?.reader == .libsndfileThenFFmpeg {
             // CAF holding AAC or ALAC: libsndfile reads only its PCM.
             return .isolated(sniffed)

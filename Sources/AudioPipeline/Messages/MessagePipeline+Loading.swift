@@ -7,8 +7,11 @@ extension MessagePipeline {
     /// With `interleaved`, the decoder keeps the source's channels, hands every block to
     /// `observe` as decoded, and the pipeline folds them with the decoder's own `Downmix`: the
     /// signal is the same to the bit, and the caller sees the source too.
+    ///
+    /// With `refusingLeadingSilence`, a recording whose opening is digital silence for longer
+    /// than `limits.maximumLeadingSilenceSeconds` is refused there, before the rest is decoded.
     func load(
-        _ input: AudioInput, clock: inout StageClock, interleaved: Bool = false,
+        _ input: AudioInput, clock: inout StageClock, interleaved: Bool = false, refusingLeadingSilence: Bool = false,
         begin: (SourceFormat) -> Void = { _ in }, observe: (UnsafeBufferPointer<Float>) throws -> Void = { _ in }
     ) throws -> (CompactSignal, SourceFormat, Float) {
         let rate = OpusStream.sampleRate
@@ -18,6 +21,8 @@ extension MessagePipeline {
         var inputRate = rate
         var resampleSeconds = 0.0
         var downmix: Downmix?
+        var silence: LeadingSilenceGuard?
+        var channels = 1
         func keep(_ block: UnsafeBufferPointer<Float>) {
             signal.append(block)
             for value in block { sum += Double(value) }
@@ -34,10 +39,15 @@ extension MessagePipeline {
             begin: { format in
                 begin(format)
                 inputRate = format.sampleRate
+                channels = format.isInterleaved ? format.channelCount : 1
+                if refusingLeadingSilence {
+                    silence = LeadingSilenceGuard(limitSeconds: configuration.limits.maximumLeadingSilenceSeconds, sampleRate: format.sampleRate)
+                }
                 signal = CompactSignal(reservingCapacity: Int(Double(format.frameCount) * Double(rate) / Double(format.sampleRate)) + 64)
                 if interleaved, format.channelCount > 1 { downmix = Downmix(channelCount: format.channelCount) }
             },
             samples: { block in
+                try silence?.check(block, frameCount: block.count / channels)
                 try observe(block)
                 if downmix != nil {
                     try downmix!(block, resample)

@@ -28,7 +28,7 @@ public struct MessagePipeline: Sendable {
         // then conditioned in place while the trimmer measures its frames. Everything after
         // reads the kept span from it piece by piece, or works on per-block summaries of it.
         let rate = OpusStream.sampleRate
-        var (signal, source, mean) = try load(input, clock: &clock)
+        var (signal, source, mean) = try load(input, clock: &clock, refusingLeadingSilence: true)
         let levels = condition(&signal, mean: mean, clock: &clock)
         let trimmer = SpeechTrimmer(configuration: configuration.trimmer)
         let measurement = try trimmer.measure(levels, sampleCount: signal.count, sampleRate: rate)
