@@ -11,7 +11,7 @@
    The burst also gives the server's throughput: messages per minute from the first upload to
    the last completion, on 2 in-process workers, and that figure per core of the machine.
 
-BENCH_JOBS (3000), BENCH_BURST (200), BENCH_SPACED (20) and BENCH_WORKERS (2) change the counts.
+BENCH_JOBS (3000), BENCH_BURST (200), BENCH_SPACED (20) and BENCH_WORKERS (2) change the counts; BENCH_QUEUE=0 skips part 1.
 Usage: scripts/bench-server.sh path/to/voicemsg   (PostgreSQL figures need VOICEMSG_TEST_POSTGRES_URL,
 which scripts/with-postgres.sh sets; the shell wrapper runs this script through it.)
 """
@@ -27,6 +27,8 @@ JOBS = int(os.environ.get("BENCH_JOBS", "3000"))
 BURST = int(os.environ.get("BENCH_BURST", "200"))
 SPACED = int(os.environ.get("BENCH_SPACED", "20"))
 WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
+# BENCH_QUEUE=0 skips the no-op queue figures, e.g. for an older build without FaultyWorker.
+QUEUE = os.environ.get("BENCH_QUEUE", "1") != "0"
 WORK = tempfile.mkdtemp(prefix="voicemsg-bench-")
 
 
@@ -168,7 +170,7 @@ def latency(path, pipeline):
 
 def main():
     print(f"== queue throughput, no-op jobs ({JOBS} jobs)")
-    for backend in ["sqlite", "postgres"]:
+    for backend in ["sqlite", "postgres"] if QUEUE else []:
         if backend == "postgres" and not PG:
             print("postgres: skipped (run through scripts/with-postgres.sh)")
             continue
