@@ -41,24 +41,16 @@ public struct VoicemsgAPI: Sendable {
     func createRun(_ request: Request, _ context: VoicemsgRequestContext) async throws
         -> EditedResponse<CreateRunResponse>
     {
-        let body: CreateRunRequest
-        do {
-            body = try await request.decode(as: CreateRunRequest.self, context: context)
-        } catch {
-            throw HTTPError(.badRequest, message: "expected JSON {\"title\": …, \"plannedDistanceMeters\": …}")
-        }
-        let title = body.title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !title.isEmpty, title.count <= 200 else {
-            throw HTTPError(.badRequest, message: "title must have 1 to 200 characters")
-        }
-        if let planned = body.plannedDistanceMeters, !(planned.isFinite && planned > 0) {
-            throw HTTPError(.badRequest, message: "plannedDistanceMeters must be a positive number")
-        }
+        let body = try await JSONBody.decode(
+            CreateRunRequest.self, from: request,
+            expected: "expected JSON {\"title\": …, \"plannedDistanceMeters\": …}")
+        let title = try Self.checkedText(body.title, name: "title")
+        let planned = try body.plannedDistanceMeters.map(RunBounds.checkedPlannedDistance)
         let ownerToken = SecureIdentifier.makeToken()
         let inviteToken = SecureIdentifier.makeToken()
         let run = RunRecord(
             id: SecureIdentifier.makeID(), title: title,
-            plannedDistanceMeters: body.plannedDistanceMeters,
+            plannedDistanceMeters: planned,
             ownerTokenHash: SecureIdentifier.hash(token: ownerToken),
             inviteTokenHash: SecureIdentifier.hash(token: inviteToken),
             createdAt: Date().timeIntervalSince1970)
@@ -80,14 +72,12 @@ public struct VoicemsgAPI: Sendable {
         let markerMeters: Double
         do {
             marker = try DistanceMarker(parsing: markerText)
-            markerMeters = try marker.resolvedMeters(plannedDistance: run.plannedDistanceMeters)
+            markerMeters = try RunBounds.checkedMarkerMeters(
+                marker.resolvedMeters(plannedDistance: run.plannedDistanceMeters))
         } catch let error as RunTrackingError {
             throw HTTPError(.badRequest, message: error.description)
         }
-        let sender = request.uri.queryParameters.get("sender")
-        if let sender, sender.count > 200 {
-            throw HTTPError(.badRequest, message: "sender must have at most 200 characters")
-        }
+        let sender = try request.uri.queryParameters.get("sender").map { try Self.checkedText($0, name: "sender") }
         let idempotencyKey = request.headers[HTTPField.Name("Idempotency-Key")!]
         if let idempotencyKey, idempotencyKey.isEmpty || idempotencyKey.count > 200 {
             throw HTTPError(.badRequest, message: "Idempotency-Key must have 1 to 200 characters")
