@@ -88,6 +88,8 @@ public struct VoicemsgAPI: Sendable {
             throw HTTPError(.unsupportedMediaType, message: refusal)
         }
 
+        let fingerprint = IdempotencyFingerprint.make(
+            bodySHA256: IdempotencyFingerprint.bodySHA256(original), marker: marker.canonical, sender: sender)
         let senderToken = SecureIdentifier.makeToken()
         let newID = SecureIdentifier.makeID()
         let record = try await store.queue.enqueue(
@@ -95,11 +97,14 @@ public struct VoicemsgAPI: Sendable {
                 id: newID, runID: run.id, marker: marker.canonical,
                 markerMeters: markerMeters, sender: sender, idempotencyKey: idempotencyKey,
                 maxAttempts: configuration.maxAttempts,
-                senderTokenHash: SecureIdentifier.hash(token: senderToken)),
+                senderTokenHash: SecureIdentifier.hash(token: senderToken),
+                requestFingerprint: fingerprint),
             original: original)
-        metrics.recordUpload()
         // A replay returns the first message, whose token is stored only as a hash.
         let created = record.id == newID
+        if !created { try IdempotencyFingerprint.checkReplay(of: record, fingerprint: fingerprint) }
+        // Only a new message counts as an upload; a replay stored nothing.
+        if created { metrics.recordUpload() }
         return EditedResponse(
             status: .accepted,
             response: UploadResponse(id: record.id, status: record.status, senderToken: created ? senderToken : nil))

@@ -47,6 +47,10 @@ struct PostgresJobQueue: JobQueue {
                     try await connection.query(
                         "UPDATE messages SET sender_token_hash = \(hash) WHERE id = \(id)", logger: logger)
                 }
+                if let fingerprint = message.requestFingerprint {
+                    try await connection.query(
+                        "UPDATE messages SET request_fingerprint = \(fingerprint) WHERE id = \(id)", logger: logger)
+                }
                 try await connection.query(
                     "INSERT INTO originals (message_id, bytes) VALUES (\(id), \(ByteBuffer(bytes: original)))",
                     logger: logger)

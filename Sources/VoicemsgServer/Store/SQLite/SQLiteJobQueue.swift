@@ -36,6 +36,11 @@ struct SQLiteJobQueue: JobQueue {
                 try db.execute(
                     sql: "UPDATE messages SET sender_token_hash = ? WHERE id = ?", arguments: [hash, message.id])
             }
+            if let fingerprint = message.requestFingerprint {
+                try db.execute(
+                    sql: "UPDATE messages SET request_fingerprint = ? WHERE id = ?",
+                    arguments: [fingerprint, message.id])
+            }
             try db.execute(
                 sql: "INSERT INTO originals (message_id, bytes) VALUES (?, ?)",
                 arguments: [message.id, original])
