@@ -19,6 +19,7 @@ public enum ServerLauncher {
         let where_ = store.location
         let app = Application(
             router: router,
+            server: .voicemsgHTTP1(),
             configuration: .init(address: .hostname(host, port: port), serverName: "voicemsg"),
             onServerRunning: { channel in
                 let actualPort = channel.localAddress?.port ?? port

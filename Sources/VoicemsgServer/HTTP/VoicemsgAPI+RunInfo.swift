@@ -73,9 +73,7 @@ extension VoicemsgAPI {
         let body = try Self.encoder.encode(RunMessagesResponse(messages: records.map(MessageResponse.init)))
         let etag = "\"\(SecureIdentifier.hexSHA256(body).prefix(32))\""
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "private, no-cache"]
-        if let ifNoneMatch = request.headers[.ifNoneMatch],
-            ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
-        {
+        if EntityTag.ifNoneMatch(request.headers[.ifNoneMatch], matches: etag) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json; charset=utf-8"

@@ -18,7 +18,9 @@ public struct VoicemsgAPI: Sendable {
 
     /// A router with every route of the API.
     public func makeRouter() -> Router<VoicemsgRequestContext> {
-        let router = Router(context: VoicemsgRequestContext.self)
+        // Every GET route answers HEAD too, with the same headers and no body.
+        let router = Router(context: VoicemsgRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: ResponseHardening())
         router.add(middleware: BearerAuthenticator())
         router.post("/v1/runs") { request, context in try await createRun(request, context) }
         router.post("/v1/runs/:runID/messages") { request, context in try await upload(request, context) }
