@@ -4,7 +4,10 @@ import Foundation
 ///
 /// `SQLiteJobQueue` (one machine, no setup) and `PostgresJobQueue` (many machines) share the schema and
 /// these rules:
-/// - a claim takes the oldest available job, or one whose lease expired, marks it `processing`,
+/// - a claim takes an available job, or one whose lease expired, round-robin across runs: the
+///   oldest job of the run served least recently (by the latest change to any job of it that
+///   was claimed; a run never served first), so a run
+///   flooding the queue delays another run's message by at most one job per worker; it marks it `processing`,
 ///   counts the attempt and hands out a fresh lease token, all in one write;
 /// - a job whose lease expired after its last allowed attempt fails instead of being claimed
 ///   again, so input that kills its worker cannot loop;
