@@ -32,6 +32,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Largest upload in bytes.")
     var maxUploadBytes: Int = 25 * 1024 * 1024
 
+    @Option(help: "Runs one client address may create per minute; more get 429 with Retry-After.")
+    var runsPerMinute: Int = 20
+
+    @Flag(help: "Close run creation to the public: only requests bearing the token in VOICEMSG_ADMIN_TOKEN create runs.")
+    var adminOnlyRuns = false
+
     @OptionGroup var queue: QueueOptions
 
     func validate() throws {
@@ -40,6 +46,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard maxUploadBytes > 0 else { throw ValidationError("--max-upload-bytes must be positive") }
+        guard runsPerMinute > 0 else { throw ValidationError("--runs-per-minute must be positive") }
+        if adminOnlyRuns, Self.adminToken == nil {
+            throw ValidationError(
+                "--admin-only-runs needs the admin token in the environment variable VOICEMSG_ADMIN_TOKEN (at least 32 characters)")
+        }
     }
 
     func run() async throws {
@@ -47,6 +58,9 @@ struct ServeCommand: AsyncParsableCommand {
         var api = APIConfiguration()
         api.maxUploadBytes = maxUploadBytes
         api.maxAttempts = queue.maxAttempts
+        api.runCreationsPerMinute = runsPerMinute
+        // From the environment, not the command line, so it does not show in `ps`.
+        api.adminTokenHash = adminOnlyRuns ? Self.adminToken.map(SecureIdentifier.hash(token:)) : nil
         let workerCount = workers ?? ProcessInfo.processInfo.activeProcessorCount
         do {
             try await ServerLauncher.serve(
@@ -56,6 +70,13 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as StoreError {
             throw ValidationError(error.description)
         }
+    }
+}
+
+extension ServeCommand {
+    /// The operator's admin token, when it is long enough to be unguessable.
+    static var adminToken: String? {
+        ProcessInfo.processInfo.environment["VOICEMSG_ADMIN_TOKEN"].flatMap { $0.count >= 32 ? $0 : nil }
     }
 }
 

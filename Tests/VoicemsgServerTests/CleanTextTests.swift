@@ -69,7 +69,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try StoreLocation.sqlite(dataDirectory: directory.file("data")).open(logger: testLogger)
         try await store.migrate()
-        let router = VoicemsgAPI(store: store, metrics: ServerMetrics()).makeRouter()
+        var configuration = APIConfiguration()
+        configuration.runCreationsPerMinute = 1000
+        let router = VoicemsgAPI(store: store, metrics: ServerMetrics(), configuration: configuration).makeRouter()
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         var generator = SeededGenerator(seed: 16)
         // Made up front: the client's closure may not mutate a captured generator.

@@ -18,13 +18,15 @@ final class LiveServer: @unchecked Sendable {
     let process: ChildProcess
     let base: String
 
-    static func start(_ extra: [String] = [], workers: Int = 0) async throws -> LiveServer {
+    static func start(
+        _ extra: [String] = [], workers: Int = 0, environment: [String: String] = [:]
+    ) async throws -> LiveServer {
         let directory = try TemporaryDirectory()
         let process = try ChildProcess(
             executable: "voicemsg-server",
             arguments: ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", directory.file("data"),
                         "--workers", "\(workers)", "--poll-seconds", "0.2", "--log-level", "info"] + extra,
-            logPath: directory.file("server.log"))
+            environment: environment, logPath: directory.file("server.log"))
         let port = try await process.waitForPort()
         return LiveServer(directory: directory, process: process, base: "http://127.0.0.1:\(port)")
     }

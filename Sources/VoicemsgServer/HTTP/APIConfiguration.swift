@@ -5,6 +5,12 @@ public struct APIConfiguration: Sendable {
     public var maxUploadBytes: Int = 25 * 1024 * 1024
     /// Attempts each new message gets before it is failed for good. Default 5.
     public var maxAttempts: Int = 5
+    /// Runs one client (one remote address) may create per minute; more get 429 with
+    /// Retry-After. Default 20.
+    public var runCreationsPerMinute: Int = 20
+    /// When set, run creation is closed to the public: only a request bearing this token (the
+    /// operator's) creates a run. Only its SHA-256 is kept.
+    public var adminTokenHash: String?
 
     public init() {}
 }

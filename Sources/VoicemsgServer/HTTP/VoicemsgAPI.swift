@@ -9,11 +9,14 @@ public struct VoicemsgAPI: Sendable {
     let store: Store
     let metrics: ServerMetrics
     let configuration: APIConfiguration
+    let runCreation: RunCreationGate
 
     public init(store: Store, metrics: ServerMetrics, configuration: APIConfiguration = .init()) {
         self.store = store
         self.metrics = metrics
         self.configuration = configuration
+        runCreation = RunCreationGate(
+            perMinute: configuration.runCreationsPerMinute, adminTokenHash: configuration.adminTokenHash)
     }
 
     /// A router with every route of the API.
@@ -43,6 +46,7 @@ public struct VoicemsgAPI: Sendable {
     func createRun(_ request: Request, _ context: VoicemsgRequestContext) async throws
         -> EditedResponse<CreateRunResponse>
     {
+        try runCreation.admit(context)
         let body = try await JSONBody.decode(
             CreateRunRequest.self, from: request,
             expected: "expected JSON {\"title\": …, \"plannedDistanceMeters\": …}")
