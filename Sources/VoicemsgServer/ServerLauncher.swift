@@ -35,6 +35,10 @@ public enum ServerLauncher {
                     store: store, processor: processor, configuration: queue, concurrency: workers,
                     metrics: metrics, logger: logger))
         }
+        users.append(
+            RetentionSweeper(
+                store: store, keepFailedSeconds: apiConfiguration.failedOriginalRetentionSeconds,
+                intervalSeconds: 3600, logger: logger))
         users.append(app)
         try await runGroup(store: store, users: users, logger: logger, grace: queue.shutdownGraceSeconds)
     }

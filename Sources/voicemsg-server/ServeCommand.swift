@@ -38,6 +38,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Close run creation to the public: only requests bearing the token in VOICEMSG_ADMIN_TOKEN create runs.")
     var adminOnlyRuns = false
 
+    @Option(help: "Days the upload of a failed message is kept before it is deleted.")
+    var failedRetentionDays: Double = 7
+
     @OptionGroup var queue: QueueOptions
 
     func validate() throws {
@@ -46,6 +49,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard maxUploadBytes > 0 else { throw ValidationError("--max-upload-bytes must be positive") }
+        guard failedRetentionDays.isFinite, failedRetentionDays >= 0 else {
+            throw ValidationError("--failed-retention-days must be 0 or more")
+        }
         guard runsPerMinute > 0 else { throw ValidationError("--runs-per-minute must be positive") }
         if adminOnlyRuns, Self.adminToken == nil {
             throw ValidationError(
@@ -59,6 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
         api.maxUploadBytes = maxUploadBytes
         api.maxAttempts = queue.maxAttempts
         api.runCreationsPerMinute = runsPerMinute
+        api.failedOriginalRetentionSeconds = failedRetentionDays * 86_400
         // From the environment, not the command line, so it does not show in `ps`.
         api.adminTokenHash = adminOnlyRuns ? Self.adminToken.map(SecureIdentifier.hash(token:)) : nil
         let workerCount = workers ?? ProcessInfo.processInfo.activeProcessorCount

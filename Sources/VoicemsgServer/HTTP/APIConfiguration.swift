@@ -11,6 +11,9 @@ public struct APIConfiguration: Sendable {
     /// When set, run creation is closed to the public: only a request bearing this token (the
     /// operator's) creates a run. Only its SHA-256 is kept.
     public var adminTokenHash: String?
+    /// How long the upload of a failed message is kept (for its sender to retry or the operator
+    /// to look at), in seconds. Default 7 days.
+    public var failedOriginalRetentionSeconds: Double = 7 * 86_400
 
     public init() {}
 }

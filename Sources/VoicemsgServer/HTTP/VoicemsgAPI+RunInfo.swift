@@ -24,7 +24,8 @@ extension VoicemsgAPI {
                 // The server's processor runs the pipeline with its default limits, so they are
                 // the ones an upload meets.
                 maxSeconds: InputLimits.default.maximumDurationSeconds,
-                maxBytes: configuration.maxUploadBytes))
+                maxBytes: configuration.maxUploadBytes),
+            storage: try await ownerStorage(context, run: run))
         return try Self.privateJSON(info)
     }
 

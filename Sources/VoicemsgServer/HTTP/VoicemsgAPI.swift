@@ -31,6 +31,7 @@ public struct VoicemsgAPI: Sendable {
         router.get("/v1/messages/:id") { request, context in try await message(request, context) }
         router.get("/v1/messages/:id/audio") { request, context in try await audio(request, context) }
         router.get("/v1/runs/:runID") { request, context in try await runInfo(request, context) }
+        router.delete("/v1/runs/:runID") { request, context in try await deleteRun(request, context) }
         router.get("/v1/runs/:runID/markers/resolve") { request, context in try await resolveMarker(request, context) }
         router.get("/v1/runs/:runID/messages") { request, context in try await runMessages(request, context) }
         router.get("/r/:runID") { request, context in try recordingPage(request, context) }

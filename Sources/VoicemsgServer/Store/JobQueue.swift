@@ -14,7 +14,7 @@ import Foundation
 /// - every call that changes a claimed job checks the lease token and reports `false` when the
 ///   lease was lost, changing nothing;
 /// - completion stores the audio, the job state and deletes the original in one transaction.
-public protocol JobQueue: Sendable {
+public protocol JobQueue: RetentionStore {
     /// Stores the message and its original upload in one transaction, queued for processing.
     /// When the idempotency key was already used in this run, returns that message instead.
     func enqueue(_ message: NewMessage, original: Data) async throws -> MessageRecord
