@@ -27,7 +27,8 @@ final class LiveServer: @unchecked Sendable {
             arguments: ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", directory.file("data"),
                         "--workers", "\(workers)", "--poll-seconds", "0.2", "--log-level", "info"] + extra,
             environment: environment, logPath: directory.file("server.log"))
-        let port = try await process.waitForPort()
+        // A generous bound: a full parallel test run can keep this task waiting a long time.
+        let port = try await process.waitForPort(seconds: 300)
         return LiveServer(directory: directory, process: process, base: "http://127.0.0.1:\(port)")
     }
 
@@ -79,7 +80,7 @@ final class LiveServer: @unchecked Sendable {
             import socket, sys
             s = socket.create_connection(("127.0.0.1", \(port)))
             s.sendall(sys.argv[1].encode())
-            s.settimeout(10)
+            s.settimeout(60)
             data = b""
             while True:
                 chunk = s.recv(65536)
@@ -87,7 +88,7 @@ final class LiveServer: @unchecked Sendable {
                 data += chunk
             sys.stdout.buffer.write(data)
             """
-        let outcome = try ExternalProcess.tool("python3", ["-c", script, request], check: false, timeout: 30)
+        let outcome = try ExternalProcess.tool("python3", ["-c", script, request], check: false, timeout: 90)
         let bytes = outcome.standardOutput
         guard let end = bytes.range(of: Data("\r\n\r\n".utf8)) else {
             throw TestFailure("no complete answer to \(request.debugDescription): \(outcome.standardError)")
@@ -96,21 +97,22 @@ final class LiveServer: @unchecked Sendable {
     }
 
     /// Whether the server closes a connection after answering one raw request (sent as is):
-    /// a Python client reads until the server closes, or gives up after 3 s of silence with "open".
-    func closesAfter(rawRequest: String) throws -> Bool {
+    /// a Python client reads until the server closes, or gives up after `patience` seconds of
+    /// silence with "open".
+    func closesAfter(rawRequest: String, patience: Int = 30) throws -> Bool {
         let port = base.split(separator: ":").last!
         let script = """
             import socket, sys
             s = socket.create_connection(("127.0.0.1", \(port)))
             s.sendall(sys.argv[1].encode())
-            s.settimeout(3)
+            s.settimeout(\(patience))
             try:
                 while s.recv(65536): pass
                 print("closed")
             except socket.timeout:
                 print("open")
             """
-        let outcome = try ExternalProcess.tool("python3", ["-c", script, rawRequest], check: false, timeout: 30)
+        let outcome = try ExternalProcess.tool("python3", ["-c", script, rawRequest], check: false, timeout: Double(patience) + 30)
         return outcome.text.contains("closed")
     }
 }
