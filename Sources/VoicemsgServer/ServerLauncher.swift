@@ -21,7 +21,7 @@ public enum ServerLauncher {
             .makeRouter()
         let where_ = store.location
         let scheme = tls == nil ? "http" : "https"
-        let server: HTTPServerBuilder = try tls.map { try .tls(.http1(), tlsConfiguration: $0.configuration) } ?? .http1()
+        let server: HTTPServerBuilder = try tls.map { try .tls(.voicemsgHTTP1(), tlsConfiguration: $0.configuration) } ?? .voicemsgHTTP1()
         let app = Application(
             router: router,
             server: server,
@@ -40,6 +40,10 @@ public enum ServerLauncher {
                     store: store, processor: processor, configuration: queue, concurrency: workers,
                     metrics: metrics, logger: logger))
         }
+        users.append(
+            RetentionSweeper(
+                store: store, keepFailedSeconds: apiConfiguration.failedOriginalRetentionSeconds,
+                intervalSeconds: 3600, logger: logger))
         users.append(app)
         try await runGroup(store: store, users: users, logger: logger, grace: queue.shutdownGraceSeconds)
     }

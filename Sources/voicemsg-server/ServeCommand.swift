@@ -44,6 +44,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("PEM private key of --tls-cert.", valueName: "file"))
     var tlsKey: String?
 
+    @Option(help: "Runs one client address may create per minute; more get 429 with Retry-After.")
+    var runsPerMinute: Int = 20
+
+    @Flag(help: "Close run creation to the public: only requests bearing the token in VOICEMSG_ADMIN_TOKEN create runs.")
+    var adminOnlyRuns = false
+
+    @Option(help: "Days the upload of a failed message is kept before it is deleted.")
+    var failedRetentionDays: Double = 7
+
     @OptionGroup var queue: QueueOptions
 
     func validate() throws {
@@ -52,6 +61,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard maxUploadBytes > 0 else { throw ValidationError("--max-upload-bytes must be positive") }
+        guard failedRetentionDays.isFinite, failedRetentionDays >= 0 else {
+            throw ValidationError("--failed-retention-days must be 0 or more")
+        }
+        guard runsPerMinute > 0 else { throw ValidationError("--runs-per-minute must be positive") }
+        if adminOnlyRuns, Self.adminToken == nil {
+            throw ValidationError(
+                "--admin-only-runs needs the admin token in the environment variable VOICEMSG_ADMIN_TOKEN (at least 32 characters)")
+        }
         guard maxRecordingSeconds.isFinite, maxRecordingSeconds >= 1 else {
             throw ValidationError("--max-recording-seconds must be at least 1")
         }
@@ -68,6 +85,11 @@ struct ServeCommand: AsyncParsableCommand {
         api.maxRecordingSeconds = maxRecordingSeconds
         var pipeline = PipelineMessageProcessor.uploadConfiguration
         pipeline.limits.maximumDurationSeconds = maxRecordingSeconds
+
+        api.runCreationsPerMinute = runsPerMinute
+        api.failedOriginalRetentionSeconds = failedRetentionDays * 86_400
+        // From the environment, not the command line, so it does not show in `ps`.
+        api.adminTokenHash = adminOnlyRuns ? Self.adminToken.map(SecureIdentifier.hash(token:)) : nil
         let workerCount = workers ?? ProcessInfo.processInfo.activeProcessorCount
         // Checked before anything starts; the error is one line naming the option and file.
         let tls = try tlsCert.flatMap { cert in try tlsKey.map { try TLSIdentity(certificatePath: cert, keyPath: $0) } }
@@ -79,6 +101,13 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as StoreError {
             throw ValidationError(error.description)
         }
+    }
+}
+
+extension ServeCommand {
+    /// The operator's admin token, when it is long enough to be unguessable.
+    static var adminToken: String? {
+        ProcessInfo.processInfo.environment["VOICEMSG_ADMIN_TOKEN"].flatMap { $0.count >= 32 ? $0 : nil }
     }
 }
 

@@ -133,9 +133,12 @@ struct FileReport: Encodable {
         lines.append("  loudness:   \(level(integratedLoudness, "LUFS")), true peak \(level(truePeak, "dBTP"))")
         if let opus {
             lines.append("  opus:       pre-skip \(opus.preSkip), input rate \(opus.inputSampleRate) Hz, output gain \(String(format: "%.2f", opus.outputGainDB)) dB, \(opus.packets) packets")
-            lines.append("  vendor:     \(opus.vendor)")
+            lines.append("  vendor:     \(PrintableText.escaped(opus.vendor))")
         }
-        for key in tags.keys.sorted() { lines.append("  tag:        \(key)=\(tags[key]!)") }
+        // Tags come from the file, so they are escaped: a raw ESC would recolour the terminal.
+        for key in tags.keys.sorted() {
+            lines.append("  tag:        \(PrintableText.escaped(key))=\(PrintableText.escaped(tags[key]!))")
+        }
         if let speech {
             lines.append(String(format: "  speech:     %.3f-%.3f s, kept %.3f-%.3f s",
                                 speech.startSeconds, speech.endSeconds, speech.keptStartSeconds, speech.keptEndSeconds))

@@ -119,7 +119,7 @@ struct SimulateCommand: AsyncParsableCommand {
         var rows = [header]
         for play in timeline.plays {
             rows.append([
-                play.file, play.sender ?? "-", play.marker, String(format: "%.0f", play.markerMeters),
+                PrintableText.escaped(play.file), PrintableText.escaped(play.sender ?? "-"), PrintableText.escaped(play.marker), String(format: "%.0f", play.markerMeters),
                 clock(play.startSeconds), String(format: "%.0f", play.startMeters), clock(play.endSeconds),
                 String(format: "%+.1f", play.latenessMeters), String(format: "%+.1f", play.pathLatenessMeters),
             ])

@@ -45,7 +45,7 @@ extension Store {
     /// Every migration the code knows, as `appliedMigrations()` names them.
     var knownMigrations: [String] {
         switch schema {
-        case is SQLiteBackend: [SQLiteBackend.version1, SQLiteBackend.version2, SQLiteBackend.version3]
+        case is SQLiteBackend: SQLiteBackend.migrator.migrations
         case is PostgresBackend: PostgresBackend.migrations.map { "\($0.version)" }
         default: []
         }

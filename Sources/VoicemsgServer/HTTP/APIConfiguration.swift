@@ -10,6 +10,15 @@ public struct APIConfiguration: Sendable {
     /// Longest recording the pipeline accepts, in seconds; the recording page stops there and
     /// counts down to it. Default: the pipeline's own limit (10 minutes).
     public var maxRecordingSeconds: Double = InputLimits.default.maximumDurationSeconds
+    /// Runs one client (one remote address) may create per minute; more get 429 with
+    /// Retry-After. Default 20.
+    public var runCreationsPerMinute: Int = 20
+    /// When set, run creation is closed to the public: only a request bearing this token (the
+    /// operator's) creates a run. Only its SHA-256 is kept.
+    public var adminTokenHash: String?
+    /// How long the upload of a failed message is kept (for its sender to retry or the operator
+    /// to look at), in seconds. Default 7 days.
+    public var failedOriginalRetentionSeconds: Double = 7 * 86_400
 
     public init() {}
 }

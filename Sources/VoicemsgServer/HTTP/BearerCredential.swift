@@ -9,9 +9,6 @@ public struct BearerCredential: Sendable {
     let tokenHash: String
 }
 
-/// Hummingbird's request context, plus the bearer credential the authenticator found.
-public typealias VoicemsgRequestContext = BasicAuthRequestContext<BearerCredential>
-
 /// Reads `Authorization: Bearer …` into the request's identity, through hummingbird-auth.
 ///
 /// It only finds the token. Which run the token opens depends on the route (the run in the

@@ -24,6 +24,8 @@ struct RunInfoResponse: ResponseEncodable, Decodable {
     var plannedDistanceMeters: Double?
     var presets: [Preset]
     var limits: Limits
+    /// What the run holds and until when; for the owner only.
+    var storage: RunStorageInfo?
 }
 
 /// `GET /v1/runs/{id}/markers/resolve` answer.

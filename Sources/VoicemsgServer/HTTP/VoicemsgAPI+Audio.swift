@@ -29,11 +29,7 @@ extension VoicemsgAPI {
             .eTag: etag, .acceptRanges: "bytes", .contentType: container == "caf" ? "audio/x-caf" : "audio/ogg",
             .cacheControl: "private, max-age=31536000, immutable",
         ]
-        if let ifNoneMatch = request.headers[.ifNoneMatch],
-            ifNoneMatch == "*" || ifNoneMatch.split(separator: ",").contains(where: {
-                $0.trimmingCharacters(in: .whitespaces) == etag
-            })
-        {
+        if EntityTag.ifNoneMatch(request.headers[.ifNoneMatch], matches: etag) {
             return Response(status: .notModified, headers: headers)
         }
         var range = ByteRange(header: request.headers[.range], length: bytes.count)

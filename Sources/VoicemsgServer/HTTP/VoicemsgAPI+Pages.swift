@@ -53,9 +53,7 @@ extension VoicemsgAPI {
             HTTPField.Name("Referrer-Policy")!: "no-referrer",
             HTTPField.Name("Permissions-Policy")!: "microphone=(self), camera=(), geolocation=()",
         ]
-        if let ifNoneMatch = request.headers[.ifNoneMatch],
-            ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == asset.etag })
-        {
+        if EntityTag.ifNoneMatch(request.headers[.ifNoneMatch], matches: asset.etag) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = asset.contentType

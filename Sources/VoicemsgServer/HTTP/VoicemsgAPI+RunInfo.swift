@@ -23,7 +23,8 @@ extension VoicemsgAPI {
             limits: .init(
                 // `serve` gives the same limit to its pipeline, so it is the one an upload meets.
                 maxSeconds: configuration.maxRecordingSeconds,
-                maxBytes: configuration.maxUploadBytes))
+                maxBytes: configuration.maxUploadBytes),
+            storage: try await ownerStorage(context, run: run))
         return try Self.privateJSON(info)
     }
 
@@ -74,14 +75,11 @@ extension VoicemsgAPI {
         let runID = try Self.validID(context.parameters.get("runID"))
         _ = try await authorize(context, runID: runID, needsOwner: true)
         let wait = try Self.waitSeconds(request.uri.queryParameters.get("wait"))
-        let known = Set(
-            (request.headers[.ifNoneMatch] ?? "").split(separator: ",").map {
-                $0.trimmingCharacters(in: .whitespaces)
-            })
+        let known = request.headers[.ifNoneMatch]
         var (body, etag) = try await messageList(runID: runID)
         if let wait {
             let deadline = Date().addingTimeInterval(wait)
-            while known.contains(etag) {
+            while EntityTag.ifNoneMatch(known, matches: etag) {
                 let remaining = deadline.timeIntervalSinceNow
                 guard remaining > 0 else { break }
                 await store.changes.wait(after: seen, timeoutSeconds: min(Self.recheckSeconds, remaining))
@@ -91,7 +89,7 @@ extension VoicemsgAPI {
             }
         }
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "private, no-cache"]
-        if known.contains(etag) {
+        if EntityTag.ifNoneMatch(request.headers[.ifNoneMatch], matches: etag) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json; charset=utf-8"

@@ -9,16 +9,21 @@ public struct VoicemsgAPI: Sendable {
     let store: Store
     let metrics: ServerMetrics
     let configuration: APIConfiguration
+    let runCreation: RunCreationGate
 
     public init(store: Store, metrics: ServerMetrics, configuration: APIConfiguration = .init()) {
         self.store = store
         self.metrics = metrics
         self.configuration = configuration
+        runCreation = RunCreationGate(
+            perMinute: configuration.runCreationsPerMinute, adminTokenHash: configuration.adminTokenHash)
     }
 
     /// A router with every route of the API.
     public func makeRouter() -> Router<VoicemsgRequestContext> {
-        let router = Router(context: VoicemsgRequestContext.self)
+        // Every GET route answers HEAD too, with the same headers and no body.
+        let router = Router(context: VoicemsgRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: ResponseHardening())
         router.add(middleware: BearerAuthenticator())
         router.post("/v1/runs") { request, context in try await createRun(request, context) }
         router.post("/v1/runs/:runID/messages") { request, context in try await upload(request, context) }
@@ -26,6 +31,7 @@ public struct VoicemsgAPI: Sendable {
         router.get("/v1/messages/:id") { request, context in try await message(request, context) }
         router.get("/v1/messages/:id/audio") { request, context in try await audio(request, context) }
         router.get("/v1/runs/:runID") { request, context in try await runInfo(request, context) }
+        router.delete("/v1/runs/:runID") { request, context in try await deleteRun(request, context) }
         router.get("/v1/runs/:runID/markers/resolve") { request, context in try await resolveMarker(request, context) }
         router.get("/v1/runs/:runID/messages") { request, context in try await runMessages(request, context) }
         router.get("/r/:runID") { request, context in try recordingPage(request, context) }
@@ -41,24 +47,17 @@ public struct VoicemsgAPI: Sendable {
     func createRun(_ request: Request, _ context: VoicemsgRequestContext) async throws
         -> EditedResponse<CreateRunResponse>
     {
-        let body: CreateRunRequest
-        do {
-            body = try await request.decode(as: CreateRunRequest.self, context: context)
-        } catch {
-            throw HTTPError(.badRequest, message: "expected JSON {\"title\": …, \"plannedDistanceMeters\": …}")
-        }
-        let title = body.title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !title.isEmpty, title.count <= 200 else {
-            throw HTTPError(.badRequest, message: "title must have 1 to 200 characters")
-        }
-        if let planned = body.plannedDistanceMeters, !(planned.isFinite && planned > 0) {
-            throw HTTPError(.badRequest, message: "plannedDistanceMeters must be a positive number")
-        }
+        try runCreation.admit(context)
+        let body = try await JSONBody.decode(
+            CreateRunRequest.self, from: request,
+            expected: "expected JSON {\"title\": …, \"plannedDistanceMeters\": …}")
+        let title = try Self.checkedText(body.title, name: "title")
+        let planned = try body.plannedDistanceMeters.map(RunBounds.checkedPlannedDistance)
         let ownerToken = SecureIdentifier.makeToken()
         let inviteToken = SecureIdentifier.makeToken()
         let run = RunRecord(
             id: SecureIdentifier.makeID(), title: title,
-            plannedDistanceMeters: body.plannedDistanceMeters,
+            plannedDistanceMeters: planned,
             ownerTokenHash: SecureIdentifier.hash(token: ownerToken),
             inviteTokenHash: SecureIdentifier.hash(token: inviteToken),
             createdAt: Date().timeIntervalSince1970)
@@ -80,14 +79,12 @@ public struct VoicemsgAPI: Sendable {
         let markerMeters: Double
         do {
             marker = try DistanceMarker(parsing: markerText)
-            markerMeters = try marker.resolvedMeters(plannedDistance: run.plannedDistanceMeters)
+            markerMeters = try RunBounds.checkedMarkerMeters(
+                marker.resolvedMeters(plannedDistance: run.plannedDistanceMeters))
         } catch let error as RunTrackingError {
             throw HTTPError(.badRequest, message: error.description)
         }
-        let sender = request.uri.queryParameters.get("sender")
-        if let sender, sender.count > 200 {
-            throw HTTPError(.badRequest, message: "sender must have at most 200 characters")
-        }
+        let sender = try request.uri.queryParameters.get("sender").map { try Self.checkedText($0, name: "sender") }
         let idempotencyKey = request.headers[HTTPField.Name("Idempotency-Key")!]
         if let idempotencyKey, idempotencyKey.isEmpty || idempotencyKey.count > 200 {
             throw HTTPError(.badRequest, message: "Idempotency-Key must have 1 to 200 characters")
@@ -98,6 +95,8 @@ public struct VoicemsgAPI: Sendable {
             throw HTTPError(.unsupportedMediaType, message: refusal)
         }
 
+        let fingerprint = IdempotencyFingerprint.make(
+            bodySHA256: IdempotencyFingerprint.bodySHA256(original), marker: marker.canonical, sender: sender)
         let senderToken = SecureIdentifier.makeToken()
         let newID = SecureIdentifier.makeID()
         let record = try await store.queue.enqueue(
@@ -105,11 +104,14 @@ public struct VoicemsgAPI: Sendable {
                 id: newID, runID: run.id, marker: marker.canonical,
                 markerMeters: markerMeters, sender: sender, idempotencyKey: idempotencyKey,
                 maxAttempts: configuration.maxAttempts,
-                senderTokenHash: SecureIdentifier.hash(token: senderToken)),
+                senderTokenHash: SecureIdentifier.hash(token: senderToken),
+                requestFingerprint: fingerprint),
             original: original)
-        metrics.recordUpload()
         // A replay returns the first message, whose token is stored only as a hash.
         let created = record.id == newID
+        if !created { try IdempotencyFingerprint.checkReplay(of: record, fingerprint: fingerprint) }
+        // Only a new message counts as an upload; a replay stored nothing.
+        if created { metrics.recordUpload() }
         return EditedResponse(
             status: .accepted,
             response: UploadResponse(id: record.id, status: record.status, senderToken: created ? senderToken : nil))

@@ -1,3 +1,4 @@
+import AudioPipeline
 import Foundation
 import Logging
 
@@ -81,11 +82,11 @@ struct Worker: Sendable {
             switch FailureKind(error) {
             case .permanent:
                 pool.metrics.recordFailure(.permanent)
-                logger.info("failed: \(text)")
+                logger.info("failed: \(PrintableText.escaped(text))")
                 _ = try await queue.fail(claim, error: text, retryAfterSeconds: nil)
             case .transient where claim.attempt >= claim.maxAttempts:
                 pool.metrics.recordFailure(.dead)
-                logger.warning("failed after \(claim.attempt) attempts: \(text)")
+                logger.warning("failed after \(claim.attempt) attempts: \(PrintableText.escaped(text))")
                 _ = try await queue.fail(
                     claim, error: "gave up after \(claim.attempt) attempts: \(text)", retryAfterSeconds: nil)
             case .transient:
@@ -94,7 +95,7 @@ struct Worker: Sendable {
                     maxSeconds: pool.configuration.retryMaxSeconds)
                 let delay = backoff.delay(afterAttempt: claim.attempt)
                 pool.metrics.recordFailure(.retry)
-                logger.warning("attempt failed, retrying in \(delay) s: \(text)")
+                logger.warning("attempt failed, retrying in \(delay) s: \(PrintableText.escaped(text))")
                 _ = try await queue.fail(claim, error: text, retryAfterSeconds: delay)
             }
         case .leaseLost:

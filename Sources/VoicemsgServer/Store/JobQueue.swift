@@ -4,14 +4,17 @@ import Foundation
 ///
 /// `SQLiteJobQueue` (one machine, no setup) and `PostgresJobQueue` (many machines) share the schema and
 /// these rules:
-/// - a claim takes the oldest available job, or one whose lease expired, marks it `processing`,
+/// - a claim takes an available job, or one whose lease expired, round-robin across runs: the
+///   oldest job of the run served least recently (by the latest change to any job of it that
+///   was claimed; a run never served first), so a run
+///   flooding the queue delays another run's message by at most one job per worker; it marks it `processing`,
 ///   counts the attempt and hands out a fresh lease token, all in one write;
 /// - a job whose lease expired after its last allowed attempt fails instead of being claimed
 ///   again, so input that kills its worker cannot loop;
 /// - every call that changes a claimed job checks the lease token and reports `false` when the
 ///   lease was lost, changing nothing;
 /// - completion stores the audio, the job state and deletes the original in one transaction.
-public protocol JobQueue: Sendable {
+public protocol JobQueue: RetentionStore {
     /// Stores the message and its original upload in one transaction, queued for processing.
     /// When the idempotency key was already used in this run, returns that message instead.
     func enqueue(_ message: NewMessage, original: Data) async throws -> MessageRecord

@@ -27,13 +27,16 @@ public struct MessageRecord: Sendable, Equatable {
     public var playedAt: Double?
     public var playedAtMeters: Double?
     public var playedAtRunSeconds: Double?
+    /// What the upload that created it was (`IdempotencyFingerprint`): a retry with its
+    /// Idempotency-Key must match it. Nil for messages from before fingerprints.
+    public var requestFingerprint: String?
 
     public init(
         id: String, runID: String, marker: String, markerMeters: Double, sender: String?,
         status: MessageStatus, error: String?, attempts: Int, maxAttempts: Int,
         durationSeconds: Double?, audioBytes: Int?, audioSHA256: String?, workerID: String?, completedBy: String?,
         createdAt: Double, senderTokenHash: String? = nil, playedAt: Double? = nil,
-        playedAtMeters: Double? = nil, playedAtRunSeconds: Double? = nil
+        playedAtMeters: Double? = nil, playedAtRunSeconds: Double? = nil, requestFingerprint: String? = nil
     ) {
         self.id = id
         self.runID = runID
@@ -54,5 +57,6 @@ public struct MessageRecord: Sendable, Equatable {
         self.playedAt = playedAt
         self.playedAtMeters = playedAtMeters
         self.playedAtRunSeconds = playedAtRunSeconds
+        self.requestFingerprint = requestFingerprint
     }
 }

@@ -12,10 +12,14 @@ public struct NewMessage: Sendable {
     public var maxAttempts: Int
     /// SHA-256 of the token that lets the sender read and delete this message only.
     public var senderTokenHash: String?
+    /// `IdempotencyFingerprint` of the upload, stored so a retry with the same key can be
+    /// told apart from a different upload reusing it.
+    public var requestFingerprint: String?
 
     public init(
         id: String, runID: String, marker: String, markerMeters: Double, sender: String?,
-        idempotencyKey: String?, maxAttempts: Int, senderTokenHash: String? = nil
+        idempotencyKey: String?, maxAttempts: Int, senderTokenHash: String? = nil,
+        requestFingerprint: String? = nil
     ) {
         self.id = id
         self.runID = runID
@@ -25,5 +29,6 @@ public struct NewMessage: Sendable {
         self.idempotencyKey = idempotencyKey
         self.maxAttempts = maxAttempts
         self.senderTokenHash = senderTokenHash
+        self.requestFingerprint = requestFingerprint
     }
 }

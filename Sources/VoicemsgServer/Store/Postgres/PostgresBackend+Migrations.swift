@@ -87,6 +87,10 @@ extension PostgresBackend: SchemaMigrations {
                     ADD COLUMN IF NOT EXISTS played_at_run_seconds DOUBLE PRECISION
                 """
             ]),
+        // The fingerprint an Idempotency-Key is bound to (the body's SHA-256 and the parameters).
+        PostgresMigration(
+            version: 4, name: "idempotency fingerprints",
+            statements: ["ALTER TABLE messages ADD COLUMN IF NOT EXISTS request_fingerprint TEXT"]),
     ]
 
     /// Any fixed number serves as the lock's key, as long as nothing else in the database uses it.

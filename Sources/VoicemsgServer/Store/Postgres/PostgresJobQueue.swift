@@ -47,6 +47,10 @@ struct PostgresJobQueue: JobQueue {
                     try await connection.query(
                         "UPDATE messages SET sender_token_hash = \(hash) WHERE id = \(id)", logger: logger)
                 }
+                if let fingerprint = message.requestFingerprint {
+                    try await connection.query(
+                        "UPDATE messages SET request_fingerprint = \(fingerprint) WHERE id = \(id)", logger: logger)
+                }
                 try await connection.query(
                     "INSERT INTO originals (message_id, bytes) VALUES (\(id), \(ByteBuffer(bytes: original)))",
                     logger: logger)
@@ -83,8 +87,10 @@ struct PostgresJobQueue: JobQueue {
                       AND attempts >= max_attempts
                     FOR UPDATE SKIP LOCKED)
                 RETURNING m.id),
-            -- Two index scans that stop at the first unlocked row, instead of sorting every
-            -- waiting job: expired leases first, then the oldest queued job.
+            -- Expired leases first (an index scan that stops at the first unlocked row), then
+            -- round-robin across runs (see JobQueue): the oldest job of the run served least
+            -- recently (the latest change to a job it had claimed), so one run's flood cannot
+            -- hold back every other run.
             rescue AS (
                 SELECT id FROM messages
                 WHERE status = 'processing' AND lease_expires_at <= (SELECT now FROM clock)
@@ -93,11 +99,16 @@ struct PostgresJobQueue: JobQueue {
                 LIMIT 1
                 FOR UPDATE SKIP LOCKED),
             fresh AS (
-                SELECT id FROM messages
-                WHERE status = 'queued' AND available_at <= (SELECT now FROM clock)
-                ORDER BY available_at, id
+                SELECT m.id FROM messages m
+                LEFT JOIN (
+                    SELECT run_id, MAX(updated_at) AS served FROM messages
+                    WHERE attempts > 0
+                      AND run_id IN (SELECT run_id FROM messages WHERE status IN ('queued', 'processing'))
+                    GROUP BY run_id) s ON s.run_id = m.run_id
+                WHERE m.status = 'queued' AND m.available_at <= (SELECT now FROM clock)
+                ORDER BY COALESCE(s.served, 0), m.available_at, m.id
                 LIMIT 1
-                FOR UPDATE SKIP LOCKED),
+                FOR UPDATE OF m SKIP LOCKED),
             next AS (
                 SELECT id FROM rescue UNION ALL SELECT id FROM fresh LIMIT 1),
             claimed AS (

@@ -29,7 +29,8 @@ extension MessageRecord {
             senderTokenHash: try row.optional("sender_token_hash", String.self),
             playedAt: try row.optional("played_at", Double.self),
             playedAtMeters: try row.optional("played_at_meters", Double.self),
-            playedAtRunSeconds: try row.optional("played_at_run_seconds", Double.self))
+            playedAtRunSeconds: try row.optional("played_at_run_seconds", Double.self),
+            requestFingerprint: try row.optional("request_fingerprint", String.self))
     }
 }
 

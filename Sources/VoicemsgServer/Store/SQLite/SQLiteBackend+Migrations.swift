@@ -79,12 +79,20 @@ extension SQLiteBackend: SchemaMigrations {
                 try db.execute(sql: "ALTER TABLE messages ADD COLUMN \(column) \(type)")
             }
         }
+        // The fingerprint an Idempotency-Key is bound to (the body's SHA-256 and the parameters).
+        migrator.registerMigration(version4) { db in
+            let existing = Set(try db.columns(in: "messages").map(\.name))
+            if !existing.contains("request_fingerprint") {
+                try db.execute(sql: "ALTER TABLE messages ADD COLUMN request_fingerprint TEXT")
+            }
+        }
         return migrator
     }()
 
     static let version1 = "1 runs, messages, originals and results"
     static let version2 = "2 index held jobs by lease expiry"
     static let version3 = "3 sender tokens and played state"
+    static let version4 = "4 idempotency fingerprints"
 
     /// Applies the migrations this database has not seen.
     ///

@@ -36,6 +36,11 @@ struct SQLiteJobQueue: JobQueue {
                 try db.execute(
                     sql: "UPDATE messages SET sender_token_hash = ? WHERE id = ?", arguments: [hash, message.id])
             }
+            if let fingerprint = message.requestFingerprint {
+                try db.execute(
+                    sql: "UPDATE messages SET request_fingerprint = ? WHERE id = ?",
+                    arguments: [fingerprint, message.id])
+            }
             try db.execute(
                 sql: "INSERT INTO originals (message_id, bytes) VALUES (?, ?)",
                 arguments: [message.id, original])
@@ -72,14 +77,21 @@ struct SQLiteJobQueue: JobQueue {
                         SQLiteJobQueue.leaseExhaustedError(attempts: row["attempts"]), now, row["id"],
                     ] as StatementArguments)
             }
+            // Round-robin across runs (see `JobQueue`): the oldest job of the run served least
+            // recently, a run's last service being the latest change to a job it had claimed.
             guard
                 let id = try String.fetchOne(
                     db,
                     sql: """
-                        SELECT id FROM messages
-                        WHERE (status = 'queued' AND available_at <= ?)
-                           OR (status = 'processing' AND lease_expires_at <= ?)
-                        ORDER BY available_at, id LIMIT 1
+                        SELECT m.id FROM messages m
+                        LEFT JOIN (
+                            SELECT run_id, MAX(updated_at) AS served FROM messages
+                            WHERE attempts > 0
+                              AND run_id IN (SELECT run_id FROM messages WHERE status IN ('queued', 'processing'))
+                            GROUP BY run_id) s ON s.run_id = m.run_id
+                        WHERE (m.status = 'queued' AND m.available_at <= ?)
+                           OR (m.status = 'processing' AND m.lease_expires_at <= ?)
+                        ORDER BY COALESCE(s.served, 0), m.available_at, m.id LIMIT 1
                         """, arguments: [now, now])
             else { return nil }
             try db.execute(

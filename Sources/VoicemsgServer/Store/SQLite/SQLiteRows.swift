@@ -20,6 +20,6 @@ extension MessageRecord {
             audioSHA256: row["audio_sha256"], workerID: row["worker_id"], completedBy: row["completed_by"],
             createdAt: row["created_at"], senderTokenHash: row["sender_token_hash"],
             playedAt: row["played_at"], playedAtMeters: row["played_at_meters"],
-            playedAtRunSeconds: row["played_at_run_seconds"])
+            playedAtRunSeconds: row["played_at_run_seconds"], requestFingerprint: row["request_fingerprint"])
     }
 }

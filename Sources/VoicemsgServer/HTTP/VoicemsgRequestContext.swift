@@ -1,0 +1,17 @@
+import Hummingbird
+import HummingbirdAuth
+import NIOCore
+
+/// Hummingbird's request context, plus the bearer credential the authenticator found and the
+/// client's address (run creation is rate-limited per address).
+public struct VoicemsgRequestContext: AuthRequestContext, RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var identity: BearerCredential?
+    public let remoteAddress: SocketAddress?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        identity = nil
+        remoteAddress = source.channel.remoteAddress
+    }
+}

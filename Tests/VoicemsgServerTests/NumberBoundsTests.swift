@@ -1,0 +1,68 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import VoicemsgServer
+
+/// Every number the API stores is finite and within its bounds, refused with 400 otherwise.
+@Suite struct NumberBoundsTests {
+    static func app() async throws -> (TemporaryDirectory, Store, some ApplicationProtocol) {
+        let directory = try TemporaryDirectory()
+        let store = try StoreLocation.sqlite(dataDirectory: directory.file("data")).open(logger: testLogger)
+        try await store.migrate()
+        let router = VoicemsgAPI(store: store, metrics: ServerMetrics()).makeRouter()
+        return (directory, store, Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0))))
+    }
+
+    @Test(arguments: ["1e308", "99.9", "0", "-5", "1000000.5", "1e6000", "\"10km\""])
+    func plannedDistancesOutsideTheBoundsGet400(_ planned: String) async throws {
+        let (directory, store, app) = try await Self.app()
+        defer { withExtendedLifetime(directory) {} }
+        try await app.test(.router) { client in
+            let response = try await client.execute(
+                uri: "/v1/runs", method: .post,
+                body: ByteBuffer(string: "{\"title\":\"Far\",\"plannedDistanceMeters\":\(planned)}"))
+            #expect(response.status == .badRequest)
+            #expect(try await store.records.statusCounts().isEmpty)
+        }
+    }
+
+    /// The probe's sequence: a huge planned distance, then `halfway`. It now stops at the first
+    /// step, and the bounds themselves are accepted with every marker finite.
+    @Test(arguments: [100.0, 42_195, 1_000_000])
+    func theBoundsThemselvesWorkAndHalfwayStaysFinite(_ planned: Double) async throws {
+        let (directory, store, app) = try await Self.app()
+        defer { withExtendedLifetime(directory) {} }
+        try await app.test(.router) { client in
+            let created = try await client.execute(
+                uri: "/v1/runs", method: .post,
+                body: ByteBuffer(string: "{\"title\":\"Edge\",\"plannedDistanceMeters\":\(planned)}"))
+            #expect(created.status == .created)
+            let run = try JSONDecoder().decode(CreateRunResponse.self, from: Data(buffer: created.body))
+            let upload = try await client.execute(
+                uri: "/v1/runs/\(run.id)/messages?marker=halfway", method: .post,
+                headers: [.authorization: "Bearer \(run.inviteToken)"],
+                body: ByteBuffer(bytes: [UInt8](repeating: 7, count: 1000)))
+            #expect(upload.status == .accepted)
+            let id = try JSONDecoder().decode(UploadResponse.self, from: Data(buffer: upload.body)).id
+            let stored = try #require(try await store.records.message(id: id))
+            #expect(stored.markerMeters == planned / 2)
+            let status = try await client.execute(
+                uri: "/v1/messages/\(id)", method: .get, headers: [.authorization: "Bearer \(run.ownerToken)"])
+            #expect(status.status == .ok)
+        }
+    }
+
+    @Test func anOversizedJSONBodyGets413() async throws {
+        let (directory, _, app) = try await Self.app()
+        defer { withExtendedLifetime(directory) {} }
+        try await app.test(.router) { client in
+            let title = String(repeating: "a", count: 3 * 1024 * 1024)
+            let response = try await client.execute(
+                uri: "/v1/runs", method: .post, body: ByteBuffer(string: "{\"title\":\"\(title)\"}"))
+            #expect(response.status == .contentTooLarge)
+        }
+    }
+}
