@@ -14,11 +14,21 @@ public enum ServerLauncher {
     ) async throws {
         let store = try location.open(logger: logger)
         let metrics = ServerMetrics()
+        var apiConfiguration = apiConfiguration
+        if case .sqlite(let dataDirectory) = location {
+            apiConfiguration.spoolDirectory = URL(fileURLWithPath: dataDirectory)
+                .appendingPathComponent("uploads-in-progress", isDirectory: true)
+        }
+        UploadSpooler.removeLeftovers(in: apiConfiguration.spoolDirectory)
         let router = VoicemsgAPI(store: store, metrics: metrics, configuration: apiConfiguration)
             .makeRouter()
         let where_ = store.location
         let app = Application(
             router: router,
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [CloseAfterResponseHandler()],
+                    idleTimeout: .milliseconds(Int64(apiConfiguration.idleTimeoutSeconds * 1000)))),
             configuration: .init(address: .hostname(host, port: port), serverName: "voicemsg"),
             onServerRunning: { channel in
                 let actualPort = channel.localAddress?.port ?? port

@@ -32,6 +32,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Largest upload in bytes.")
     var maxUploadBytes: Int = 25 * 1024 * 1024
 
+    @Option(
+        help: """
+            Seconds without a byte from a client before its connection is closed: while headers \
+            arrive, between body bytes, and idle between requests.
+            """)
+    var idleTimeoutSeconds: Double = 30
+
     @OptionGroup var queue: QueueOptions
 
     func validate() throws {
@@ -40,6 +47,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard maxUploadBytes > 0 else { throw ValidationError("--max-upload-bytes must be positive") }
+        guard idleTimeoutSeconds.isFinite, idleTimeoutSeconds >= 0.1 else {
+            throw ValidationError("--idle-timeout-seconds must be at least 0.1")
+        }
     }
 
     func run() async throws {
@@ -47,6 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
         var api = APIConfiguration()
         api.maxUploadBytes = maxUploadBytes
         api.maxAttempts = queue.maxAttempts
+        api.idleTimeoutSeconds = idleTimeoutSeconds
         let workerCount = workers ?? ProcessInfo.processInfo.activeProcessorCount
         do {
             try await ServerLauncher.serve(

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Limits and policies of the HTTP API.
 public struct APIConfiguration: Sendable {
     /// Largest upload accepted, in bytes; larger bodies get 413 and nothing is stored.
@@ -5,6 +7,14 @@ public struct APIConfiguration: Sendable {
     public var maxUploadBytes: Int = 25 * 1024 * 1024
     /// Attempts each new message gets before it is failed for good. Default 5.
     public var maxAttempts: Int = 5
+    /// Seconds a connection may go without a byte from the client before the server closes it:
+    /// while its request headers arrive, between body bytes, and idle between requests. A
+    /// stalled upload is then cut off and leaves nothing. Default 30.
+    public var idleTimeoutSeconds: Double = 30
+    /// Where uploads are written while they arrive (see `UploadSpooler`). The server sets it
+    /// inside the SQLite data folder; the default is the system's temporary folder.
+    public var spoolDirectory: URL = FileManager.default.temporaryDirectory
+        .appendingPathComponent("voicemsg-uploads", isDirectory: true)
 
     public init() {}
 }
