@@ -39,6 +39,15 @@ struct ServeCommand: AsyncParsableCommand {
             """)
     var idleTimeoutSeconds: Double = 30
 
+    @Option(help: "Queued and processing messages past which uploads get 503.")
+    var maxQueueDepth: Int = 10_000
+
+    @Option(help: "Uploads each token may start per minute; more get 429.")
+    var uploadsPerMinutePerToken: Int = 60
+
+    @Option(help: "Messages a run may hold; more get 409.")
+    var maxMessagesPerRun: Int = 1_000
+
     @OptionGroup var queue: QueueOptions
 
     func validate() throws {
@@ -47,6 +56,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard maxUploadBytes > 0 else { throw ValidationError("--max-upload-bytes must be positive") }
+        guard maxQueueDepth > 0, uploadsPerMinutePerToken > 0, maxMessagesPerRun > 0 else {
+            throw ValidationError(
+                "--max-queue-depth, --uploads-per-minute-per-token and --max-messages-per-run must be positive")
+        }
         guard idleTimeoutSeconds.isFinite, idleTimeoutSeconds >= 0.1 else {
             throw ValidationError("--idle-timeout-seconds must be at least 0.1")
         }
@@ -58,6 +71,9 @@ struct ServeCommand: AsyncParsableCommand {
         api.maxUploadBytes = maxUploadBytes
         api.maxAttempts = queue.maxAttempts
         api.idleTimeoutSeconds = idleTimeoutSeconds
+        api.maxQueueDepth = maxQueueDepth
+        api.uploadsPerMinutePerToken = uploadsPerMinutePerToken
+        api.maxMessagesPerRun = maxMessagesPerRun
         let workerCount = workers ?? ProcessInfo.processInfo.activeProcessorCount
         do {
             try await ServerLauncher.serve(

@@ -7,6 +7,12 @@ public struct APIConfiguration: Sendable {
     public var maxUploadBytes: Int = 25 * 1024 * 1024
     /// Attempts each new message gets before it is failed for good. Default 5.
     public var maxAttempts: Int = 5
+    /// Queued and processing messages past which uploads get 503 with `Retry-After`.
+    public var maxQueueDepth: Int = 10_000
+    /// Uploads each bearer token may start per minute; more get 429 with `Retry-After`.
+    public var uploadsPerMinutePerToken: Int = 60
+    /// Messages a run may hold; more get 409.
+    public var maxMessagesPerRun: Int = 1_000
     /// Seconds a connection may go without a byte from the client before the server closes it:
     /// while its request headers arrive, between body bytes, and idle between requests. A
     /// stalled upload is then cut off and leaves nothing. Default 30.

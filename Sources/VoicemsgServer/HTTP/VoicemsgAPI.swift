@@ -9,11 +9,17 @@ public struct VoicemsgAPI: Sendable {
     let store: Store
     let metrics: ServerMetrics
     let configuration: APIConfiguration
+    let admission: UploadAdmission
 
     public init(store: Store, metrics: ServerMetrics, configuration: APIConfiguration = .init()) {
         self.store = store
         self.metrics = metrics
         self.configuration = configuration
+        self.admission = UploadAdmission(
+            limits: .init(
+                maxQueueDepth: configuration.maxQueueDepth,
+                uploadsPerMinutePerToken: configuration.uploadsPerMinutePerToken,
+                maxMessagesPerRun: configuration.maxMessagesPerRun))
     }
 
     /// A router with every route of the API.
@@ -92,6 +98,7 @@ public struct VoicemsgAPI: Sendable {
         if let idempotencyKey, idempotencyKey.isEmpty || idempotencyKey.count > 200 {
             throw HTTPError(.badRequest, message: "Idempotency-Key must have 1 to 200 characters")
         }
+        try await admission.admit(runID: run.id, tokenHash: try Self.credential(context).tokenHash, store: store)
         let original = try await readBody(request)
         // Refused now, by its first bytes, rather than accepted and failed by a worker later.
         if let refusal = AudioSniffer.refusal(prefix: original.prefix(AudioSniffer.prefixLength)) {
