@@ -143,3 +143,19 @@ final class RawSocket: @unchecked Sendable {
 
     func close() { Glibc.close(descriptor) }
 }
+
+/// Flag checks of the server's timing options.
+@Suite struct ServerFlagTests {
+    @Test func leaseTooShortToHeartbeatIsRefusedInOneLine() async throws {
+        let directory = try TemporaryDirectory()
+        let server = try ChildProcess(
+            executable: "voicemsg",
+            arguments: ["serve", "--port", "0", "--data-dir", directory.file("data"), "--lease-seconds", "3"],
+            logPath: directory.file("server.log"))
+        defer { Task { await server.stop() } }
+        let status = try await server.waitForExit(seconds: 30)
+        #expect(status != nil && status != 0)
+        #expect(server.log.contains("--lease-seconds must be at least 10"))
+        #expect(!server.log.contains("listening on"))
+    }
+}
