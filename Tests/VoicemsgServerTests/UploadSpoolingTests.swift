@@ -20,7 +20,8 @@ import Testing
                 "--data-dir", directory.file("data"),
             ] + extra,
             logPath: directory.file("server.log"))
-        return (server, try await server.waitForPort())
+        // Generous: the full suite keeps the machine busy, and a cold start can take a while.
+        return (server, try await server.waitForPort(seconds: 180))
     }
 
     /// Creates a run through the API; returns its id and invite token.
