@@ -17,11 +17,22 @@ public enum ServerLauncher {
     ) async throws {
         let store = try location.open(logger: logger)
         let metrics = ServerMetrics()
+        var apiConfiguration = apiConfiguration
+        if case .sqlite(let dataDirectory) = location {
+            apiConfiguration.spoolDirectory = URL(fileURLWithPath: dataDirectory)
+                .appendingPathComponent("uploads-in-progress", isDirectory: true)
+        }
+        UploadSpooler.removeLeftovers(in: apiConfiguration.spoolDirectory)
         let router = VoicemsgAPI(store: store, metrics: metrics, configuration: apiConfiguration)
             .makeRouter()
         let where_ = store.location
         let scheme = tls == nil ? "http" : "https"
-        let server: HTTPServerBuilder = try tls.map { try .tls(.voicemsgHTTP1(), tlsConfiguration: $0.configuration) } ?? .voicemsgHTTP1()
+        // HTTP/1 with the 1.0 close, the close after a refused upload's answer, and the idle
+        // timeout for slow headers, stalled bodies and idle keep-alive; under TLS when asked.
+        let http1 = HTTPServerBuilder.voicemsgHTTP1(configuration: .init(
+            additionalChannelHandlers: [CloseAfterResponseHandler()],
+            idleTimeout: .milliseconds(Int64(apiConfiguration.idleTimeoutSeconds * 1000))))
+        let server: HTTPServerBuilder = try tls.map { try .tls(http1, tlsConfiguration: $0.configuration) } ?? http1
         let app = Application(
             router: router,
             server: server,

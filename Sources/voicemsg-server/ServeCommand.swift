@@ -52,6 +52,21 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Days the upload of a failed message is kept before it is deleted.")
     var failedRetentionDays: Double = 7
+    @Option(
+        help: """
+            Seconds without a byte from a client before its connection is closed: while headers \
+            arrive, between body bytes, and idle between requests.
+            """)
+    var idleTimeoutSeconds: Double = 30
+
+    @Option(help: "Queued and processing messages past which uploads get 503.")
+    var maxQueueDepth: Int = 10_000
+
+    @Option(help: "Uploads each token may start per minute; more get 429.")
+    var uploadsPerMinutePerToken: Int = 60
+
+    @Option(help: "Messages a run may hold; more get 409.")
+    var maxMessagesPerRun: Int = 1_000
 
     @OptionGroup var queue: QueueOptions
 
@@ -75,6 +90,13 @@ struct ServeCommand: AsyncParsableCommand {
         if (tlsCert == nil) != (tlsKey == nil) {
             throw ValidationError("HTTPS needs both --tls-cert and --tls-key")
         }
+        guard maxQueueDepth > 0, uploadsPerMinutePerToken > 0, maxMessagesPerRun > 0 else {
+            throw ValidationError(
+                "--max-queue-depth, --uploads-per-minute-per-token and --max-messages-per-run must be positive")
+        }
+        guard idleTimeoutSeconds.isFinite, idleTimeoutSeconds >= 0.1 else {
+            throw ValidationError("--idle-timeout-seconds must be at least 0.1")
+        }
     }
 
     func run() async throws {
@@ -90,6 +112,10 @@ struct ServeCommand: AsyncParsableCommand {
         api.failedOriginalRetentionSeconds = failedRetentionDays * 86_400
         // From the environment, not the command line, so it does not show in `ps`.
         api.adminTokenHash = adminOnlyRuns ? Self.adminToken.map(SecureIdentifier.hash(token:)) : nil
+        api.idleTimeoutSeconds = idleTimeoutSeconds
+        api.maxQueueDepth = maxQueueDepth
+        api.uploadsPerMinutePerToken = uploadsPerMinutePerToken
+        api.maxMessagesPerRun = maxMessagesPerRun
         let workerCount = workers ?? ProcessInfo.processInfo.activeProcessorCount
         // Checked before anything starts; the error is one line naming the option and file.
         let tls = try tlsCert.flatMap { cert in try tlsKey.map { try TLSIdentity(certificatePath: cert, keyPath: $0) } }

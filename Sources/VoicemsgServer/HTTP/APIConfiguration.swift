@@ -1,4 +1,5 @@
 import AudioPipeline
+import Foundation
 
 /// Limits and policies of the HTTP API.
 public struct APIConfiguration: Sendable {
@@ -19,6 +20,20 @@ public struct APIConfiguration: Sendable {
     /// How long the upload of a failed message is kept (for its sender to retry or the operator
     /// to look at), in seconds. Default 7 days.
     public var failedOriginalRetentionSeconds: Double = 7 * 86_400
+    /// Queued and processing messages past which uploads get 503 with `Retry-After`.
+    public var maxQueueDepth: Int = 10_000
+    /// Uploads each bearer token may start per minute; more get 429 with `Retry-After`.
+    public var uploadsPerMinutePerToken: Int = 60
+    /// Messages a run may hold; more get 409.
+    public var maxMessagesPerRun: Int = 1_000
+    /// Seconds a connection may go without a byte from the client before the server closes it:
+    /// while its request headers arrive, between body bytes, and idle between requests. A
+    /// stalled upload is then cut off and leaves nothing. Default 30.
+    public var idleTimeoutSeconds: Double = 30
+    /// Where uploads are written while they arrive (see `UploadSpooler`). The server sets it
+    /// inside the SQLite data folder; the default is the system's temporary folder.
+    public var spoolDirectory: URL = FileManager.default.temporaryDirectory
+        .appendingPathComponent("voicemsg-uploads", isDirectory: true)
 
     public init() {}
 }

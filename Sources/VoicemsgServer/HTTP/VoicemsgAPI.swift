@@ -10,6 +10,7 @@ public struct VoicemsgAPI: Sendable {
     let metrics: ServerMetrics
     let configuration: APIConfiguration
     let runCreation: RunCreationGate
+    let admission: UploadAdmission
 
     public init(store: Store, metrics: ServerMetrics, configuration: APIConfiguration = .init()) {
         self.store = store
@@ -17,6 +18,11 @@ public struct VoicemsgAPI: Sendable {
         self.configuration = configuration
         runCreation = RunCreationGate(
             perMinute: configuration.runCreationsPerMinute, adminTokenHash: configuration.adminTokenHash)
+        self.admission = UploadAdmission(
+            limits: .init(
+                maxQueueDepth: configuration.maxQueueDepth,
+                uploadsPerMinutePerToken: configuration.uploadsPerMinutePerToken,
+                maxMessagesPerRun: configuration.maxMessagesPerRun))
     }
 
     /// A router with every route of the API.
@@ -89,6 +95,7 @@ public struct VoicemsgAPI: Sendable {
         if let idempotencyKey, idempotencyKey.isEmpty || idempotencyKey.count > 200 {
             throw HTTPError(.badRequest, message: "Idempotency-Key must have 1 to 200 characters")
         }
+        try await admission.admit(runID: run.id, tokenHash: try Self.credential(context).tokenHash, store: store)
         let original = try await readBody(request)
         // Refused now, by its first bytes, rather than accepted and failed by a worker later.
         if let refusal = AudioSniffer.refusal(prefix: original.prefix(AudioSniffer.prefixLength)) {
@@ -117,23 +124,15 @@ public struct VoicemsgAPI: Sendable {
             response: UploadResponse(id: record.id, status: record.status, senderToken: created ? senderToken : nil))
     }
 
-    /// Reads the streamed body, refusing it with 413 the moment it passes the limit.
+    /// Spools the streamed body to disk (refusing it with 413 past the limit), then reads the
+    /// whole file mapped, so a slow or stalled upload holds no memory while it arrives.
     func readBody(_ request: Request) async throws -> Data {
-        let limit = configuration.maxUploadBytes
-        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
-            throw HTTPError(.contentTooLarge, message: "uploads are limited to \(limit) bytes")
-        }
-        var data = Data()
-        for try await chunk in request.body {
-            guard data.count + chunk.readableBytes <= limit else {
-                throw HTTPError(.contentTooLarge, message: "uploads are limited to \(limit) bytes")
-            }
-            chunk.withUnsafeReadableBytes { data.append(contentsOf: $0) }
-        }
-        guard !data.isEmpty else {
-            throw HTTPError(.badRequest, message: "the body must be the recording's bytes; it was empty")
-        }
-        return data
+        let spooler = UploadSpooler(
+            directory: configuration.spoolDirectory, limit: configuration.maxUploadBytes)
+        let file = try await spooler.spool(
+            request.body, declaredLength: request.headers[.contentLength].flatMap(Int.init))
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try Data(contentsOf: file, options: .alwaysMapped)
     }
 
     func manifest(_ request: Request, _ context: VoicemsgRequestContext) async throws -> ManifestResponse {

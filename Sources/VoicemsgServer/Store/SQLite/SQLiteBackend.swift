@@ -21,7 +21,9 @@ struct SQLiteBackend: Sendable {
         configuration.label = "voicemsg"
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA foreign_keys = ON")
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // FULL, not NORMAL: in WAL mode NORMAL may lose the last commits to a power loss,
+            // and a 202 promises the upload is kept.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         pool = try DatabasePool(path: path, configuration: configuration)
     }

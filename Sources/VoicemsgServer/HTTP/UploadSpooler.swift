@@ -1,0 +1,103 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Writes an upload's body to a file in the spool folder as it arrives, so the server's memory
+/// does not grow with the body's size or with how long a client takes to send it.
+///
+/// The body is written to `<id>.part`, synced, and renamed to `<id>.upload` only once it is
+/// whole; a cut-off, refused or failed upload deletes its file, and files left by a killed
+/// process are deleted when the next server starts (`removeLeftovers`).
+///
+/// A body past the limit is refused with 413 only after reading on and discarding the rest, up
+/// to `drainBytes` more or `drainSeconds` (a lingering close, as nginx does): a client that sends
+/// the whole body before reading (Python's urllib) would otherwise never read the 413.
+struct UploadSpooler: Sendable {
+    let directory: URL
+    let limit: Int
+    /// How much more than the limit a refused body is read and discarded.
+    var drainBytes = 64 * 1024 * 1024
+    var drainSeconds = 5.0
+
+    /// Deletes files of uploads that were in progress when an earlier server stopped.
+    static func removeLeftovers(in directory: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasSuffix(".part") || name.hasSuffix(".upload") {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+
+    /// Streams `body` into a new file and returns the whole upload's file; the caller deletes it.
+    func spool(_ body: RequestBody, declaredLength: Int?) async throws -> URL {
+        var iterator = body.makeAsyncIterator()
+        if let declaredLength, declaredLength > limit {
+            await drain(&iterator, alreadyOver: 0)
+            throw tooLarge()
+        }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let name = UUID().uuidString
+        let partial = directory.appendingPathComponent(name + ".part")
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
+            throw HTTPError(
+                .internalServerError, message: "could not create the upload file in \(directory.path)")
+        }
+        var keep = false
+        defer { if !keep { try? FileManager.default.removeItem(at: partial) } }
+        let handle = try FileHandle(forWritingTo: partial)
+        defer { try? handle.close() }
+
+        var written = 0
+        while let chunk = try await iterator.next() {
+            guard written + chunk.readableBytes <= limit else {
+                await drain(&iterator, alreadyOver: written + chunk.readableBytes - limit)
+                throw tooLarge()
+            }
+            try Self.write(chunk, to: handle, directory: directory)
+            written += chunk.readableBytes
+        }
+        guard written > 0 else {
+            throw HTTPError(.badRequest, message: "the body must be the recording's bytes; it was empty")
+        }
+        // A connection closed mid-body ends the stream without an error; the length tells.
+        if let declaredLength, written != declaredLength {
+            throw HTTPError(
+                .badRequest, message: "the body ended after \(written) of its \(declaredLength) bytes")
+        }
+        try handle.synchronize()
+        let whole = directory.appendingPathComponent(name + ".upload")
+        try FileManager.default.moveItem(at: partial, to: whole)
+        keep = true
+        return whole
+    }
+
+    private static func write(_ chunk: ByteBuffer, to handle: FileHandle, directory: URL) throws {
+        do {
+            try chunk.withUnsafeReadableBytes { try handle.write(contentsOf: $0) }
+        } catch let error as CocoaError where error.code == .fileWriteOutOfSpace {
+            throw diskFull
+        } catch let error as NSError where error.domain == NSPOSIXErrorDomain && error.code == Int(ENOSPC) {
+            throw diskFull
+        }
+    }
+
+    /// 507: nothing was stored, and the client may try again once space returns.
+    private static let diskFull = HTTPError(
+        HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
+        message: "the server's disk is full; nothing was stored; try again later")
+
+    /// Reads and discards the rest of a refused body, within the bounds.
+    private func drain(_ iterator: inout RequestBody.AsyncIterator, alreadyOver: Int) async {
+        let deadline = Date().addingTimeInterval(drainSeconds)
+        var discarded = alreadyOver
+        while discarded <= drainBytes, Date() < deadline {
+            guard let chunk = try? await iterator.next() else { return }
+            discarded += chunk.readableBytes
+        }
+    }
+
+    private func tooLarge() -> HTTPError {
+        HTTPError(
+            .contentTooLarge, headers: [.connection: "close"],
+            message: "uploads are limited to \(limit) bytes")
+    }
+}
