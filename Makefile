@@ -75,3 +75,11 @@ samples: setup
 
 clean:
 	rm -rf .build Benchmarks/.build out
+
+# libFuzzer targets for the parsers and the decoder (scripts/fuzz.sh): each runs FUZZ_SECONDS
+# (default 60). Built apart from the package, in .build/fuzz.
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz
+fuzz: setup
+	scripts/fuzz.sh build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh run

@@ -27,7 +27,10 @@ public struct Pace: Hashable, Sendable, Codable, CustomStringConvertible {
         guard parts.count == 2, let minutes = Int(parts[0]), minutes >= 0, parts[1].count == 2,
               let seconds = Int(parts[1]), (0..<60).contains(seconds)
         else { throw fail() }
-        let perUnit = Double(minutes * 60 + seconds)
+        // Found by fuzzing: minutes * 60 trapped on overflow for a 19-digit minute count.
+        let (minuteSeconds, overflow) = minutes.multipliedReportingOverflow(by: 60)
+        guard !overflow else { throw fail() }
+        let perUnit = Double(minuteSeconds) + Double(seconds)
         guard perUnit > 0 else {
             throw RunTrackingError(.invalidPace, "invalid pace '\(text)': a pace must be slower than 0:00")
         }

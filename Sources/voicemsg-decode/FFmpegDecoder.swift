@@ -57,18 +57,25 @@ final class FFmpegDecoder {
             throw DecodeFailure.unreadable("not a recording FFmpeg can read (\(Self.describe(status)))")
         }
         format = opened
+        // Until every stored property is set, a throw skips deinit: these refusals close the
+        // input themselves (found by the decode fuzz target as a leak per refused file).
+        func refuse(_ failure: DecodeFailure) -> DecodeFailure {
+            var context: UnsafeMutablePointer<AVFormatContext>? = opened
+            avformat_close_input(&context)
+            return failure
+        }
         FFmpegLog.reset()
         let found = avformat_find_stream_info(opened, nil)
         guard found >= 0 else {
-            throw DecodeFailure.unreadable("cannot read the streams (\(Self.describe(found)))")
+            throw refuse(.unreadable("cannot read the streams (\(Self.describe(found)))"))
         }
 
         var chosen: UnsafePointer<AVCodec>?
         let index = av_find_best_stream(opened, AVMEDIA_TYPE_AUDIO, -1, -1, &chosen, 0)
         guard index >= 0, let stream = opened.pointee.streams[Int(index)] else {
-            throw DecodeFailure.unreadable(index == vm_averror_decoder_not_found()
+            throw refuse(.unreadable(index == vm_averror_decoder_not_found()
                 ? "the audio is in a codec voicemsg does not decode"
-                : "the file holds no audio stream")
+                : "the file holds no audio stream"))
         }
         self.stream = stream
         for other in 0..<Int(opened.pointee.nb_streams) where other != Int(index) {
@@ -79,7 +86,7 @@ final class FFmpegDecoder {
             chosen = preferred
         }
         guard let decoder = chosen else {
-            throw DecodeFailure.unreadable("the audio is in a codec voicemsg does not decode (\(String(cString: avcodec_get_name(parameters.pointee.codec_id))))")
+            throw refuse(.unreadable("the audio is in a codec voicemsg does not decode (\(String(cString: avcodec_get_name(parameters.pointee.codec_id))))"))
         }
         decoderName = String(cString: decoder.pointee.name)
         guard let codec = avcodec_alloc_context3(decoder) else { throw DecodeFailure.unreadable("out of memory") }

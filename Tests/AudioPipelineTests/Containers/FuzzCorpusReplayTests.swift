@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import AudioPipeline
+
+/// Replays the saved fuzz corpora of the container readers and the WAV header check
+/// (Fuzz/Corpus; see scripts/fuzz.sh) without the sanitizer build: each input gives a value or
+/// an AudioPipelineError, never a trap; the seeds, real files, read.
+@Suite struct ContainerFuzzCorpusReplayTests {
+    static func corpus(_ target: String) throws -> [(name: String, bytes: [UInt8])] {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../Fuzz/Corpus/\(target)").standardizedFileURL
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        return try names.map { ($0, [UInt8](try Data(contentsOf: folder.appendingPathComponent($0)))) }
+    }
+
+    @Test(arguments: ["ogg", "caf"]) func containerCorpus(_ target: String) throws {
+        let inputs = try Self.corpus(target)
+        try #require(!inputs.isEmpty)
+        for (name, bytes) in inputs {
+            do {
+                let stream = try target == "ogg" ? OggOpusReader.read(bytes) : CAFOpusReader.read(bytes)
+                #expect(!stream.packets.isEmpty, "\(name)")
+            } catch let error as AudioPipelineError {
+                #expect(!name.hasPrefix("seed-"), "seed \(name) is a real file: \(error)")
+                #expect(!error.description.isEmpty, "\(name)")
+            }
+        }
+    }
+
+    @Test func wavCorpus() throws {
+        let inputs = try Self.corpus("wav")
+        try #require(!inputs.isEmpty)
+        for (name, bytes) in inputs {
+            let header = WAVHeader(bytes)
+            if name.hasPrefix("seed-") {
+                let header = try #require(header, "seed \(name) has a fmt chunk")
+                #expect(header.problem == nil, "\(name)")
+            } else {
+                _ = header?.problem
+            }
+        }
+    }
+}
