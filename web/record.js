@@ -406,7 +406,6 @@ function showRecorded(slot, { restored = false } = {}) {
   if (slot.fileName) parts.push(slot.fileName);
   if (slot.durationSeconds != null) parts.push(formatClock(slot.durationSeconds));
   parts.push(formatBytes(slot.blob.size));
-  parts.push(describeType(slot.mimeType));
   $("preview-meta").textContent = (restored ? "Saved on this device from before: " : "") + parts.join(" · ");
   $("timer").textContent = formatClock(slot.durationSeconds || 0);
   show($("send-error"), false);
@@ -422,16 +421,6 @@ function showRecorded(slot, { restored = false } = {}) {
   page.sendBlocked = Boolean(problem);
   setPhase("recorded");
   if (problem) sendFailed("This recording cannot be sent", problem, { canRetry: false });
-}
-
-function describeType(type) {
-  const t = (type || "").toLowerCase();
-  if (t.includes("webm")) return "WebM";
-  if (t.includes("ogg")) return "Ogg";
-  if (t.includes("mp4") || t.includes("m4a") || t.includes("aac")) return "MP4";
-  if (t.includes("mpeg") || t.includes("mp3")) return "MP3";
-  if (t.includes("wav")) return "WAV";
-  return t || "audio";
 }
 
 /** The chosen point, checking a typed one first; null (with the reason shown) when there is none. */
