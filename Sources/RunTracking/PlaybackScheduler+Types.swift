@@ -133,7 +133,17 @@ extension PlaybackScheduler {
         public var previousReach = -Double.greatestFiniteMagnitude
     }
 
-    /// The scheduler's phase. Pausing and ending keep the progress.
+    /// Whether messages may start now.
+    public enum Phase: Sendable, Equatable {
+        case running
+        /// The runner paused: nothing new starts until `resume`.
+        case paused
+        /// The run finished or reached its planned distance: everything left is due.
+        case ended
+    }
+
+    /// The phase with the progress, the form in which the scheduler is saved. Pausing and
+    /// ending keep the progress.
     public enum State: Sendable, Codable, Equatable {
         case running(Progress)
         case paused(Progress)

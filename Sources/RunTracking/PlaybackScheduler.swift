@@ -22,11 +22,23 @@ import Foundation
 /// Because the queue is sorted and due-ness only grows with distance, the next message to
 /// play is always the head of the queue: the state is one index, which is cheap per fix and
 /// trivially `Codable`, so an app can persist it and resume after a restart.
-public struct PlaybackScheduler: Sendable, Codable, Equatable {
+public struct PlaybackScheduler: Sendable, Equatable {
     public let configuration: Configuration
     /// The messages in playing order.
     public let queue: [Entry]
-    public private(set) var state: State
+    /// Running, paused or ended.
+    public private(set) var phase: Phase
+    /// Everything known about the run so far.
+    public private(set) var progress: Progress
+
+    /// The phase and the progress together, as they are saved.
+    public var state: State {
+        switch phase {
+        case .running: return .running(progress)
+        case .paused: return .paused(progress)
+        case .ended: return .ended(progress)
+        }
+    }
 
     /// Resolves every marker against `configuration.plannedDistance`.
     ///
@@ -49,7 +61,8 @@ public struct PlaybackScheduler: Sendable, Codable, Equatable {
         entries.sort { ($0.meters, $0.order) < ($1.meters, $1.order) }
         self.configuration = configuration
         self.queue = entries
-        self.state = .running(Progress())
+        self.phase = .running
+        self.progress = Progress()
     }
 
     /// Feeds one event; returns the message to start, if any, and when to wake the scheduler
@@ -68,64 +81,56 @@ public struct PlaybackScheduler: Sendable, Codable, Equatable {
     }
 
     // MARK: - Events
+    //
+    // Each event changes `progress` in place: the phase is kept apart from it, because an enum
+    // that carries the progress is copied out and back on every fix, which took half of the
+    // scheduler's time per fix.
 
     private mutating func distanceUpdated(time: Double, meters: Double) -> Action? {
-        switch state {
-        case .running(var progress):
-            progress.advance(to: time, meters: meters, configuration: configuration)
-            if reachedPlannedDistance(progress) {
-                return finish(progress, time: time)
-            }
-            let action = startNext(&progress, time: time, ended: false)
-            state = .running(progress)
-            return action
-        case .paused(var progress):
-            progress.advance(to: time, meters: meters, configuration: configuration)
+        progress.advance(to: time, meters: meters, configuration: configuration)
+        switch phase {
+        case .running:
+            if reachedPlannedDistance { return finish(time: time) }
+            return startNext(time: time)
+        case .paused:
             // Markers passed while paused will be catching up on resume.
-            progress.previousReach = progress.meters + leadMeters(progress)
-            state = .paused(progress)
+            progress.previousReach = progress.meters + leadMeters
             return nil
-        case .ended(var progress):
-            progress.advance(to: time, meters: meters, configuration: configuration)
-            let action = startNext(&progress, time: time, ended: true)
-            state = .ended(progress)
-            return action
+        case .ended:
+            return startNext(time: time)
         }
     }
 
     private mutating func playbackFinished(id: String, time: Double) -> Action? {
-        var progress = state.progress
         // A stale or unknown id changes nothing: the host may report twice.
         guard progress.playing == id else { return nil }
         progress.playing = nil
         progress.lastFinish = time
         progress.time = max(progress.time ?? time, time)
-        return resumeAfterChange(progress, time: time)
+        return resumeAfterChange(time: time)
     }
 
     private mutating func paused(time: Double) -> Action? {
-        if case .running(let progress) = state { state = .paused(progress) }
+        if phase == .running { phase = .paused }
         return nil
     }
 
     private mutating func resumed(time: Double) -> Action? {
-        guard case .paused(var progress) = state else { return nil }
+        guard phase == .paused else { return nil }
         progress.time = max(progress.time ?? time, time)
-        state = .running(progress)
-        return resumeAfterChange(progress, time: time)
+        phase = .running
+        return resumeAfterChange(time: time)
     }
 
     /// Ends the run; a paused run ends too, since the runner now has time to listen.
     private mutating func runFinished(time: Double) -> Action? {
-        var progress = state.progress
         progress.time = max(progress.time ?? time, time)
-        return finish(progress, time: time)
+        return finish(time: time)
     }
 
     private mutating func ticked(time: Double) -> Action? {
-        var progress = state.progress
         progress.time = max(progress.time ?? time, time)
-        return resumeAfterChange(progress, time: time)
+        return resumeAfterChange(time: time)
     }
 
     // MARK: - Queries
@@ -135,73 +140,51 @@ public struct PlaybackScheduler: Sendable, Codable, Equatable {
     /// update is due. Nil when nothing is waiting. Hosts read it from every `Answer`; a host
     /// that restores a saved scheduler sends a `tick` with the time now, and the answer says.
     private var wakeUpTime: Double? {
-        let progress = state.progress
-        guard progress.playing == nil, progress.nextIndex < queue.count else { return nil }
+        guard progress.playing == nil, progress.nextIndex < queue.count, phase != .paused else { return nil }
         let now = progress.time ?? -.infinity
         let ready = progress.lastFinish.map { $0 + configuration.minimumGapSeconds } ?? -.infinity
-        switch state {
-        case .paused:
-            return nil
-        case .ended:
-            return ready > now ? ready : nil
-        case .running:
-            let entry = queue[progress.nextIndex]
-            if isDue(entry, progress, at: now) { return ready > now ? ready : nil }
-            guard let due = predictedDueTime(entry, progress), due > now else { return nil }
-            return max(due, ready)
-        }
+        if phase == .ended { return ready > now ? ready : nil }
+        let entry = queue[progress.nextIndex]
+        if isDue(entry, at: now) { return ready > now ? ready : nil }
+        guard let due = predictedDueTime(entry), due > now else { return nil }
+        return max(due, ready)
     }
 
     /// The distance the scheduler reckons the runner has covered at `time`, which is what it
     /// judges markers by: the latest distance update, carried on at the current pace for at
     /// most 1.5 usual update intervals (with `anticipatesNextUpdate`; else the latest update).
     public func reckonedMeters(at time: Double) -> Double {
-        guard case .running = state else { return state.progress.meters }
-        return projectedMeters(state.progress, at: time)
+        guard phase == .running else { return progress.meters }
+        return projectedMeters(at: time)
     }
 
     /// Ids of the messages that have started, in order.
-    public var startedIDs: [String] { queue.prefix(state.progress.nextIndex).map(\.message.id) }
+    public var startedIDs: [String] { queue.prefix(progress.nextIndex).map(\.message.id) }
 
     /// True when every message has played to the end.
-    public var isComplete: Bool { state.progress.nextIndex == queue.count && state.progress.playing == nil }
+    public var isComplete: Bool { progress.nextIndex == queue.count && progress.playing == nil }
 
     // MARK: - Transitions
 
-    private mutating func finish(_ progress: Progress, time: Double) -> Action? {
-        var progress = progress
-        let action = startNext(&progress, time: time, ended: true)
-        state = .ended(progress)
-        return action
+    private mutating func finish(time: Double) -> Action? {
+        phase = .ended
+        return startNext(time: time)
     }
 
-    private mutating func resumeAfterChange(_ progress: Progress, time: Double) -> Action? {
-        var progress = progress
-        switch state {
-        case .running:
-            let action = startNext(&progress, time: time, ended: false)
-            state = .running(progress)
-            return action
-        case .paused:
-            state = .paused(progress)
-            return nil
-        case .ended:
-            let action = startNext(&progress, time: time, ended: true)
-            state = .ended(progress)
-            return action
-        }
+    private mutating func resumeAfterChange(time: Double) -> Action? {
+        phase == .paused ? nil : startNext(time: time)
     }
 
-    private func reachedPlannedDistance(_ progress: Progress) -> Bool {
+    private var reachedPlannedDistance: Bool {
         guard let planned = configuration.plannedDistance else { return false }
         return progress.meters >= planned
     }
 
-    private func leadMeters(_ progress: Progress) -> Double {
+    private var leadMeters: Double {
         configuration.leadSeconds * progress.speed
     }
 
-    private func projectedMeters(_ progress: Progress, at time: Double) -> Double {
+    private func projectedMeters(at time: Double) -> Double {
         guard configuration.anticipatesNextUpdate, let updateTime = progress.updateTime,
               let interval = progress.updateInterval, time > updateTime
         else { return progress.meters }
@@ -212,40 +195,74 @@ public struct PlaybackScheduler: Sendable, Codable, Equatable {
     /// one, since intervals vary (smart recording sends fixes 1 to 15 s apart).
     static let reckoningSpan = 1.5
 
-    private func isDue(_ entry: Entry, _ progress: Progress, at time: Double) -> Bool {
-        projectedMeters(progress, at: time) + leadMeters(progress) >= entry.meters
+    private func isDue(_ entry: Entry, at time: Double) -> Bool {
+        projectedMeters(at: time) + leadMeters >= entry.meters
     }
 
     /// When `entry` becomes due at the current pace, if that is before the next distance
     /// update is expected: the scheduler then asks to be woken at that moment, so a message
     /// starts at its marker even when fixes are 15 s (100 m) apart.
-    private func predictedDueTime(_ entry: Entry, _ progress: Progress) -> Double? {
+    private func predictedDueTime(_ entry: Entry) -> Double? {
         guard configuration.anticipatesNextUpdate, progress.speed > 0, let updateTime = progress.updateTime,
               let interval = progress.updateInterval
         else { return nil }
-        let seconds = (entry.meters - leadMeters(progress) - progress.meters) / progress.speed
-        guard seconds <= Self.reckoningSpan * interval else { return nil }
+        let span = Self.reckoningSpan * interval
+        let metersToGo = entry.meters - leadMeters - progress.meters
+        // Compared before dividing: on most fixes the next marker is further than one span.
+        guard metersToGo <= progress.speed * span else { return nil }
+        let seconds = metersToGo / progress.speed
         // The first moment that really is due, whatever the rounding of the division.
         var time = updateTime + seconds
-        while !isDue(entry, progress, at: time), time < updateTime + Self.reckoningSpan * interval { time = time.nextUp }
+        while !isDue(entry, at: time), time < updateTime + span { time = time.nextUp }
         return time
     }
 
-    /// Starts the head of the queue when nothing plays, the gap has passed and it is due.
-    private func startNext(_ progress: inout Progress, time: Double, ended: Bool) -> Action? {
-        // Once the run has ended there is nothing to reckon ahead: every message left is due.
-        let reckoned = ended ? progress.meters : projectedMeters(progress, at: time)
-        defer { progress.previousReach = reckoned + leadMeters(progress) }
+    /// Starts the head of the queue when nothing plays, the gap has passed and it is due (once
+    /// the run has ended, everything left is due).
+    private mutating func startNext(time: Double) -> Action? {
+        let ended = phase == .ended
+        // Once the run has ended there is nothing to reckon ahead.
+        let reckoned = ended ? progress.meters : projectedMeters(at: time)
+        let reach = reckoned + leadMeters
+        let previousReach = progress.previousReach
+        progress.previousReach = reach
         guard progress.playing == nil, progress.nextIndex < queue.count else { return nil }
         if let last = progress.lastFinish, time < last + configuration.minimumGapSeconds { return nil }
         let entry = queue[progress.nextIndex]
-        let due = reckoned + leadMeters(progress) >= entry.meters
+        let due = reach >= entry.meters
         guard due || ended else { return nil }
-        let reason: PlayReason =
-            !due ? .runEnded : progress.previousReach >= entry.meters ? .catchingUp : .markerReached
+        let reason: PlayReason = !due ? .runEnded : previousReach >= entry.meters ? .catchingUp : .markerReached
         progress.nextIndex += 1
         progress.playing = entry.message.id
         return .play(id: entry.message.id, reason: reason)
+    }
+}
+
+// Saved as `configuration`, `queue` and `state`, the running/paused/ended enum with the
+// progress inside, so that what an app saved before the phase was stored apart still loads.
+extension PlaybackScheduler: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case configuration, queue, state
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        configuration = try container.decode(Configuration.self, forKey: .configuration)
+        queue = try container.decode([Entry].self, forKey: .queue)
+        let state = try container.decode(State.self, forKey: .state)
+        progress = state.progress
+        switch state {
+        case .running: phase = .running
+        case .paused: phase = .paused
+        case .ended: phase = .ended
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(configuration, forKey: .configuration)
+        try container.encode(queue, forKey: .queue)
+        try container.encode(state, forKey: .state)
     }
 }
 
@@ -255,11 +272,11 @@ extension PlaybackScheduler.Progress {
         let clamped = newMeters.isFinite ? max(meters, newMeters) : meters
         if let previous = updateTime, time > previous {
             let elapsed = time - previous
-            let instant = (clamped - meters) / elapsed
-            // elapsed / (τ + elapsed): the exponential smoother's weight to first order, without
-            // an exp() per fix.
-            let weight = elapsed / (max(configuration.speedTimeConstant, 0) + elapsed)
-            speed += weight * (instant - speed)
+            // An exponential smoother of the speed between updates, its weight elapsed / (τ +
+            // elapsed) to first order (no exp() per fix): speed += weight × (Δm / elapsed −
+            // speed), written with one division, since dividing is most of its cost per fix.
+            let tau = max(configuration.speedTimeConstant, 0)
+            speed += ((clamped - meters) - speed * elapsed) / (tau + elapsed)
             // Watches' smart recording and phones saving battery report every 1 to 15 s;
             // longer is a gap.
             if elapsed <= 20 {
