@@ -50,10 +50,11 @@ import Testing
 
     static func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
 
-    @Test(arguments: Backend.allCases)
-    func uploadsBecomeAManifestOfPlayableOpusInMarkerOrder(_ backend: Backend) async throws {
+    @Test func uploadsBecomeAManifestOfPlayableOpusInMarkerOrderOnSQLite() async throws { try await uploadsBecomeAManifestOfPlayableOpusInMarkerOrder(.sqlite) }
+    @Test(.needsPostgreSQL) func uploadsBecomeAManifestOfPlayableOpusInMarkerOrderOnPostgreSQL() async throws { try await uploadsBecomeAManifestOfPlayableOpusInMarkerOrder(.postgres) }
+    private func uploadsBecomeAManifestOfPlayableOpusInMarkerOrder(_ backend: Backend) async throws {
         let directory = try TemporaryDirectory()
-        guard let location = try backend.makeLocation(in: directory) else { return }
+        let location = try backend.makeLocation(in: directory)
         let open = try await OpenStore.open(location)
         defer { Task { await open.close() } }
         let store = open.store

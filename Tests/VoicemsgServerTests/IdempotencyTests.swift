@@ -20,10 +20,11 @@ import Testing
             body: ByteBuffer(bytes: [UInt8](repeating: byte, count: 1000)))
     }
 
-    @Test(arguments: Backend.allCases)
-    func aReusedKeyWithAnotherRecordingOrParametersGets422(_ backend: Backend) async throws {
+    @Test func aReusedKeyWithAnotherRecordingOrParametersGets422OnSQLite() async throws { try await aReusedKeyWithAnotherRecordingOrParametersGets422(.sqlite) }
+    @Test(.needsPostgreSQL) func aReusedKeyWithAnotherRecordingOrParametersGets422OnPostgreSQL() async throws { try await aReusedKeyWithAnotherRecordingOrParametersGets422(.postgres) }
+    private func aReusedKeyWithAnotherRecordingOrParametersGets422(_ backend: Backend) async throws {
         let directory = try TemporaryDirectory()
-        guard let location = try backend.makeLocation(in: directory) else { return }
+        let location = try backend.makeLocation(in: directory)
         let open = try await OpenStore.open(location)
         defer { Task { await open.close() } }
         let metrics = ServerMetrics()

@@ -12,10 +12,11 @@ import Testing
         return (store, await StoreServices.start(store))
     }
 
-    @Test(arguments: Backend.allCases)
-    func databaseAtMigrationOneUpgradesWhileInUse(_ backend: Backend) async throws {
+    @Test func databaseAtMigrationOneUpgradesWhileInUseOnSQLite() async throws { try await databaseAtMigrationOneUpgradesWhileInUse(.sqlite) }
+    @Test(.needsPostgreSQL) func databaseAtMigrationOneUpgradesWhileInUseOnPostgreSQL() async throws { try await databaseAtMigrationOneUpgradesWhileInUse(.postgres) }
+    private func databaseAtMigrationOneUpgradesWhileInUse(_ backend: Backend) async throws {
         let directory = try TemporaryDirectory()
-        guard let location = try backend.makeLocation(in: directory) else { return }
+        let location = try backend.makeLocation(in: directory)
         let (old, oldServices) = try await Self.openUnmigrated(location)
         try await old.migrateToFirstVersion()
         #expect(try await old.appliedMigrations() == Array(old.knownMigrations.prefix(1)))
@@ -47,10 +48,11 @@ import Testing
         await oldServices.stop()
     }
 
-    @Test(arguments: Backend.allCases)
-    func databaseFromBeforeMigrationsWereRecordedIsAdopted(_ backend: Backend) async throws {
+    @Test func databaseFromBeforeMigrationsWereRecordedIsAdoptedOnSQLite() async throws { try await databaseFromBeforeMigrationsWereRecordedIsAdopted(.sqlite) }
+    @Test(.needsPostgreSQL) func databaseFromBeforeMigrationsWereRecordedIsAdoptedOnPostgreSQL() async throws { try await databaseFromBeforeMigrationsWereRecordedIsAdopted(.postgres) }
+    private func databaseFromBeforeMigrationsWereRecordedIsAdopted(_ backend: Backend) async throws {
         let directory = try TemporaryDirectory()
-        guard let location = try backend.makeLocation(in: directory) else { return }
+        let location = try backend.makeLocation(in: directory)
         let (old, oldServices) = try await Self.openUnmigrated(location)
         try await old.migrateToFirstVersion()
         let (run, _, _) = try await makeRun(in: old)
@@ -66,10 +68,11 @@ import Testing
         await new.close()
     }
 
-    @Test(arguments: Backend.allCases)
-    func processesStartingAtOnceMigrateAFreshDatabaseOnce(_ backend: Backend) async throws {
+    @Test func processesStartingAtOnceMigrateAFreshDatabaseOnceOnSQLite() async throws { try await processesStartingAtOnceMigrateAFreshDatabaseOnce(.sqlite) }
+    @Test(.needsPostgreSQL) func processesStartingAtOnceMigrateAFreshDatabaseOnceOnPostgreSQL() async throws { try await processesStartingAtOnceMigrateAFreshDatabaseOnce(.postgres) }
+    private func processesStartingAtOnceMigrateAFreshDatabaseOnce(_ backend: Backend) async throws {
         let directory = try TemporaryDirectory()
-        guard let location = try backend.makeLocation(in: directory) else { return }
+        let location = try backend.makeLocation(in: directory)
         // Each store has its own connections, as separate processes would.
         var opened: [(store: Store, services: StoreServices)] = []
         for _ in 0..<4 { opened.append(try await Self.openUnmigrated(location)) }

@@ -5,9 +5,9 @@ import Testing
 
 /// LISTEN/NOTIFY: an upload through one machine's store wakes an idle worker on another.
 @Suite struct PostgresNotifyTests {
-    @Test func enqueueWakesAWorkerWaitingOnAnotherConnection() async throws {
+    @Test(.needsPostgreSQL) func enqueueWakesAWorkerWaitingOnAnotherConnection() async throws {
         let directory = try TemporaryDirectory()
-        guard let location = try Backend.postgres.makeLocation(in: directory) else { return }
+        let location = try Backend.postgres.makeLocation(in: directory)
         let server = try await OpenStore.open(location)
         let worker = try await OpenStore.open(location)
         let (run, _, _) = try await makeRun(in: server.store)

@@ -39,9 +39,9 @@ import Testing
         }
     }
 
-    @Test func killedWorkersLoseNothingAndNoJobCompletesTwice() async throws {
+    @Test(.needsPostgreSQL) func killedWorkersLoseNothingAndNoJobCompletesTwice() async throws {
         let directory = try TemporaryDirectory()
-        guard let location = try Backend.postgres.makeLocation(in: directory) else { return }
+        let location = try Backend.postgres.makeLocation(in: directory)
         let open = try await OpenStore.open(location)
         defer { Task { await open.close() } }
         let store = open.store
@@ -105,9 +105,9 @@ import Testing
         #expect(rescued >= kills, "jobs held by killed workers were rescued and retried")
     }
 
-    @Test func workerStoppedPastItsLeaseCannotOverwriteTheNewResult() async throws {
+    @Test(.needsPostgreSQL) func workerStoppedPastItsLeaseCannotOverwriteTheNewResult() async throws {
         let directory = try TemporaryDirectory()
-        guard let location = try Backend.postgres.makeLocation(in: directory) else { return }
+        let location = try Backend.postgres.makeLocation(in: directory)
         let open = try await OpenStore.open(location)
         defer { Task { await open.close() } }
         let store = open.store
@@ -146,10 +146,11 @@ import Testing
         #expect(try await fast.waitForExit(seconds: 15) == 0)
     }
 
-    @Test(arguments: Backend.allCases)
-    func poisonJobFailsAfterMaxAttemptsInsteadOfLooping(_ backend: Backend) async throws {
+    @Test func poisonJobFailsAfterMaxAttemptsInsteadOfLoopingOnSQLite() async throws { try await poisonJobFailsAfterMaxAttemptsInsteadOfLooping(.sqlite) }
+    @Test(.needsPostgreSQL) func poisonJobFailsAfterMaxAttemptsInsteadOfLoopingOnPostgreSQL() async throws { try await poisonJobFailsAfterMaxAttemptsInsteadOfLooping(.postgres) }
+    private func poisonJobFailsAfterMaxAttemptsInsteadOfLooping(_ backend: Backend) async throws {
         let directory = try TemporaryDirectory()
-        guard let location = try backend.makeLocation(in: directory) else { return }
+        let location = try backend.makeLocation(in: directory)
         let open = try await OpenStore.open(location)
         defer { Task { await open.close() } }
         let store = open.store
@@ -180,10 +181,11 @@ import Testing
         #expect(try await store.message(id: healthy.id)?.status == .ready)
     }
 
-    @Test(arguments: Backend.allCases)
-    func sigtermDuringProcessingLosesNothing(_ backend: Backend) async throws {
+    @Test func sigtermDuringProcessingLosesNothingOnSQLite() async throws { try await sigtermDuringProcessingLosesNothing(.sqlite) }
+    @Test(.needsPostgreSQL) func sigtermDuringProcessingLosesNothingOnPostgreSQL() async throws { try await sigtermDuringProcessingLosesNothing(.postgres) }
+    private func sigtermDuringProcessingLosesNothing(_ backend: Backend) async throws {
         let directory = try TemporaryDirectory()
-        guard let location = try backend.makeLocation(in: directory) else { return }
+        let location = try backend.makeLocation(in: directory)
         let open = try await OpenStore.open(location)
         defer { Task { await open.close() } }
         let store = open.store

@@ -10,7 +10,7 @@ import Testing
         _ backend: Backend, _ body: (Store) async throws -> Void
     ) async throws {
         let directory = try TemporaryDirectory()
-        guard let location = try backend.makeLocation(in: directory) else { return }
+        let location = try backend.makeLocation(in: directory)
         let open = try await OpenStore.open(location)
         do {
             try await body(open.store)
@@ -21,8 +21,9 @@ import Testing
         await open.close()
     }
 
-    @Test(arguments: Backend.allCases)
-    func claimCountsTheAttemptAndHandsEachJobOut(_ backend: Backend) async throws {
+    @Test func claimCountsTheAttemptAndHandsEachJobOutOnSQLite() async throws { try await claimCountsTheAttemptAndHandsEachJobOut(.sqlite) }
+    @Test(.needsPostgreSQL) func claimCountsTheAttemptAndHandsEachJobOutOnPostgreSQL() async throws { try await claimCountsTheAttemptAndHandsEachJobOut(.postgres) }
+    private func claimCountsTheAttemptAndHandsEachJobOut(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let (run, _, _) = try await makeRun(in: store)
             let message = try await enqueue(in: store, runID: run.id, bytes: Data([1, 2, 3]))
@@ -42,8 +43,9 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.allCases)
-    func completionStoresTheResultAndDropsTheOriginal(_ backend: Backend) async throws {
+    @Test func completionStoresTheResultAndDropsTheOriginalOnSQLite() async throws { try await completionStoresTheResultAndDropsTheOriginal(.sqlite) }
+    @Test(.needsPostgreSQL) func completionStoresTheResultAndDropsTheOriginalOnPostgreSQL() async throws { try await completionStoresTheResultAndDropsTheOriginal(.postgres) }
+    private func completionStoresTheResultAndDropsTheOriginal(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let (run, _, _) = try await makeRun(in: store)
             let message = try await enqueue(in: store, runID: run.id)
@@ -65,8 +67,9 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.allCases)
-    func staleWorkerCannotOverwriteTheNewOwnersResult(_ backend: Backend) async throws {
+    @Test func staleWorkerCannotOverwriteTheNewOwnersResultOnSQLite() async throws { try await staleWorkerCannotOverwriteTheNewOwnersResult(.sqlite) }
+    @Test(.needsPostgreSQL) func staleWorkerCannotOverwriteTheNewOwnersResultOnPostgreSQL() async throws { try await staleWorkerCannotOverwriteTheNewOwnersResult(.postgres) }
+    private func staleWorkerCannotOverwriteTheNewOwnersResult(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let (run, _, _) = try await makeRun(in: store)
             let message = try await enqueue(in: store, runID: run.id)
@@ -93,8 +96,9 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.allCases)
-    func heartbeatsKeepTheLease(_ backend: Backend) async throws {
+    @Test func heartbeatsKeepTheLeaseOnSQLite() async throws { try await heartbeatsKeepTheLease(.sqlite) }
+    @Test(.needsPostgreSQL) func heartbeatsKeepTheLeaseOnPostgreSQL() async throws { try await heartbeatsKeepTheLease(.postgres) }
+    private func heartbeatsKeepTheLease(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let (run, _, _) = try await makeRun(in: store)
             try await enqueue(in: store, runID: run.id)
@@ -109,8 +113,9 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.allCases)
-    func leaseExpiringOnTheLastAttemptFailsTheJob(_ backend: Backend) async throws {
+    @Test func leaseExpiringOnTheLastAttemptFailsTheJobOnSQLite() async throws { try await leaseExpiringOnTheLastAttemptFailsTheJob(.sqlite) }
+    @Test(.needsPostgreSQL) func leaseExpiringOnTheLastAttemptFailsTheJobOnPostgreSQL() async throws { try await leaseExpiringOnTheLastAttemptFailsTheJob(.postgres) }
+    private func leaseExpiringOnTheLastAttemptFailsTheJob(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let (run, _, _) = try await makeRun(in: store)
             let message = try await enqueue(in: store, runID: run.id, maxAttempts: 2)
@@ -128,8 +133,9 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.allCases)
-    func retryWaitsForItsBackoffAndFailureIsFinal(_ backend: Backend) async throws {
+    @Test func retryWaitsForItsBackoffAndFailureIsFinalOnSQLite() async throws { try await retryWaitsForItsBackoffAndFailureIsFinal(.sqlite) }
+    @Test(.needsPostgreSQL) func retryWaitsForItsBackoffAndFailureIsFinalOnPostgreSQL() async throws { try await retryWaitsForItsBackoffAndFailureIsFinal(.postgres) }
+    private func retryWaitsForItsBackoffAndFailureIsFinal(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let (run, _, _) = try await makeRun(in: store)
             let message = try await enqueue(in: store, runID: run.id)
@@ -149,8 +155,9 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.allCases)
-    func releaseGivesTheJobBackWithoutCountingTheAttempt(_ backend: Backend) async throws {
+    @Test func releaseGivesTheJobBackWithoutCountingTheAttemptOnSQLite() async throws { try await releaseGivesTheJobBackWithoutCountingTheAttempt(.sqlite) }
+    @Test(.needsPostgreSQL) func releaseGivesTheJobBackWithoutCountingTheAttemptOnPostgreSQL() async throws { try await releaseGivesTheJobBackWithoutCountingTheAttempt(.postgres) }
+    private func releaseGivesTheJobBackWithoutCountingTheAttempt(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let (run, _, _) = try await makeRun(in: store)
             let message = try await enqueue(in: store, runID: run.id)
@@ -164,8 +171,9 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.allCases)
-    func idempotencyKeyReturnsTheFirstMessage(_ backend: Backend) async throws {
+    @Test func idempotencyKeyReturnsTheFirstMessageOnSQLite() async throws { try await idempotencyKeyReturnsTheFirstMessage(.sqlite) }
+    @Test(.needsPostgreSQL) func idempotencyKeyReturnsTheFirstMessageOnPostgreSQL() async throws { try await idempotencyKeyReturnsTheFirstMessage(.postgres) }
+    private func idempotencyKeyReturnsTheFirstMessage(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let (run, _, _) = try await makeRun(in: store)
             let first = try await enqueue(in: store, runID: run.id, key: "upload-1")
@@ -177,8 +185,9 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.allCases)
-    func concurrentClaimersNeverShareAJob(_ backend: Backend) async throws {
+    @Test func concurrentClaimersNeverShareAJobOnSQLite() async throws { try await concurrentClaimersNeverShareAJob(.sqlite) }
+    @Test(.needsPostgreSQL) func concurrentClaimersNeverShareAJobOnPostgreSQL() async throws { try await concurrentClaimersNeverShareAJob(.postgres) }
+    private func concurrentClaimersNeverShareAJob(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let (run, _, _) = try await makeRun(in: store)
             for index in 0..<24 { try await enqueue(in: store, runID: run.id, meters: Double(index)) }

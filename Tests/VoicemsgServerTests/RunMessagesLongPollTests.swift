@@ -35,8 +35,9 @@ import TestSupport
         return try await poll.value
     }
 
-    @Test(arguments: Backend.allCases)
-    func listWaitsForAChangeAndAnswersWithTheNewList(_ backend: Backend) async throws {
+    @Test func listWaitsForAChangeAndAnswersWithTheNewListOnSQLite() async throws { try await listWaitsForAChangeAndAnswersWithTheNewList(.sqlite) }
+    @Test(.needsPostgreSQL) func listWaitsForAChangeAndAnswersWithTheNewListOnPostgreSQL() async throws { try await listWaitsForAChangeAndAnswersWithTheNewList(.postgres) }
+    private func listWaitsForAChangeAndAnswersWithTheNewList(_ backend: Backend) async throws {
         try await API().withAPI(backend) { client, store in
             let run = try await API.createRun(client)
             let empty = try await Self.list(client, run, wait: nil, etag: nil)
@@ -103,8 +104,9 @@ import TestSupport
 
     /// A change to another run wakes the poll to re-read, but its own list did not change: it
     /// keeps waiting and ends with 304.
-    @Test(arguments: Backend.allCases)
-    func anotherRunsUploadDoesNotEndThePoll(_ backend: Backend) async throws {
+    @Test func anotherRunsUploadDoesNotEndThePollOnSQLite() async throws { try await anotherRunsUploadDoesNotEndThePoll(.sqlite) }
+    @Test(.needsPostgreSQL) func anotherRunsUploadDoesNotEndThePollOnPostgreSQL() async throws { try await anotherRunsUploadDoesNotEndThePoll(.postgres) }
+    private func anotherRunsUploadDoesNotEndThePoll(_ backend: Backend) async throws {
         try await API().withAPI(backend) { client, store in
             let run = try await API.createRun(client)
             let other = try await API.createRun(client)
@@ -118,8 +120,9 @@ import TestSupport
         }
     }
 
-    @Test(arguments: Backend.allCases)
-    func listWaitIsBoundedAndOwnerOnly(_ backend: Backend) async throws {
+    @Test func listWaitIsBoundedAndOwnerOnlyOnSQLite() async throws { try await listWaitIsBoundedAndOwnerOnly(.sqlite) }
+    @Test(.needsPostgreSQL) func listWaitIsBoundedAndOwnerOnlyOnPostgreSQL() async throws { try await listWaitIsBoundedAndOwnerOnly(.postgres) }
+    private func listWaitIsBoundedAndOwnerOnly(_ backend: Backend) async throws {
         try await API().withAPI(backend) { client, _ in
             let run = try await API.createRun(client)
             for wait in ["31", "-1", "soon", "nan", "inf"] {
@@ -140,8 +143,9 @@ import TestSupport
 @Suite struct MessagePlayedLongPollTests {
     typealias API = MessageAPITests
 
-    @Test(arguments: Backend.allCases)
-    func aWaitingSenderHearsThePlayedReport(_ backend: Backend) async throws {
+    @Test func aWaitingSenderHearsThePlayedReportOnSQLite() async throws { try await aWaitingSenderHearsThePlayedReport(.sqlite) }
+    @Test(.needsPostgreSQL) func aWaitingSenderHearsThePlayedReportOnPostgreSQL() async throws { try await aWaitingSenderHearsThePlayedReport(.postgres) }
+    private func aWaitingSenderHearsThePlayedReport(_ backend: Backend) async throws {
         try await API().withAPI(backend) { client, store in
             let run = try await API.createRun(client)
             let message = try await API.send(client, run: run)

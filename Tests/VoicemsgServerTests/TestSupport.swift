@@ -20,7 +20,10 @@ final class TemporaryDirectory: @unchecked Sendable {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// The two store backends every queue and API test runs against.
+/// The two store backends every queue and API test runs against. Each such test is written
+/// once, taking the backend, and declared twice: `…OnSQLite()` and `…OnPostgreSQL()`, the
+/// second with `.needsPostgreSQL`, so that a run without PostgreSQL reports those cases as
+/// skipped, with the reason, rather than as passed.
 enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqlite
     case postgres
@@ -32,16 +35,14 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         ProcessInfo.processInfo.environment["VOICEMSG_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// A fresh, empty store location, or nil (with a printed reason) when PostgreSQL is absent.
-    func makeLocation(in directory: TemporaryDirectory) throws -> StoreLocation? {
+    /// A fresh, empty store location. PostgreSQL tests carry `.needsPostgreSQL`, so they never
+    /// get here without a URL; one that does fails, rather than passing without running.
+    func makeLocation(in directory: TemporaryDirectory) throws -> StoreLocation {
         switch self {
         case .sqlite:
             return .sqlite(dataDirectory: directory.file("data"))
         case .postgres:
-            guard let url = Self.postgresURL else {
-                print("SKIPPED PostgreSQL case: VOICEMSG_TEST_POSTGRES_URL is not set; run through scripts/with-postgres.sh (make test does)")
-                return nil
-            }
+            let url = try #require(Self.postgresURL, "a PostgreSQL test without .needsPostgreSQL")
             return .postgres(url: try Self.freshDatabase(in: url))
         }
     }
@@ -56,6 +57,16 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         var components = URLComponents(string: url)!
         components.path = "/" + name
         return components.string!
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test where PostgreSQL is available (`make test` starts a throwaway cluster
+    /// through scripts/with-postgres.sh) and reports it as skipped, with this reason, elsewhere.
+    static var needsPostgreSQL: Self {
+        .enabled(
+            if: Backend.postgresURL != nil,
+            "PostgreSQL is not available: VOICEMSG_TEST_POSTGRES_URL is unset (scripts/with-postgres.sh sets it; make test runs it)")
     }
 }
 
