@@ -18,10 +18,11 @@ enum ExternalTool {
 
     /// ffmpeg's `ebur128` filter with `peak=true` on any file ffmpeg decodes: integrated loudness
     /// (LUFS) and true peak (dBTP) from its summary.
-    static func ebur128(_ path: String) throws -> (integrated: Double, truePeak: Double) {
+    /// `inputOptions` go before `-i`, for raw samples (`-f f32le -ar 48000 -ac 1`).
+    static func ebur128(_ path: String, inputOptions: [String] = []) throws -> (integrated: Double, truePeak: Double) {
         // framelog=verbose sends the per-frame lines to a level that the default log level hides,
         // so only the summary is printed.
-        let output = try run("ffmpeg", ["-nostdin", "-nostats", "-hide_banner", "-i", path,
+        let output = try run("ffmpeg", ["-nostdin", "-nostats", "-hide_banner"] + inputOptions + ["-i", path,
                                         "-af", "ebur128=peak=true:framelog=verbose", "-f", "null", "-"])
         let summary = try #require(output.standardError.range(of: "Summary:").map { output.standardError[$0.upperBound...] },
                                    "no ebur128 summary for \(path)")

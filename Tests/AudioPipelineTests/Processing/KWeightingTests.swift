@@ -32,11 +32,23 @@ import TestSupport
         #expect(abs(ours - reference) < 0.05, "K-weighting \(ours) LUFS vs libebur128 \(reference) LUFS")
     }
 
-    @Test func scalesWithAGainCurve() throws {
+    /// The loudness of the signal as the gain curve and the scale will leave it, against
+    /// libebur128 measuring samples gained by the curve's definition (TestOracles). The curve
+    /// is not flat and the scale is not its inverse, so ignoring either changes the answer.
+    @Test func followsAGainCurveAndAScale() throws {
         let samples = Self.speechLike(seconds: 5)
         let weighting = KWeighting(samples, sampleRate: 48_000)
         let plain = try #require(weighting.loudness())
-        let gained = try #require(weighting.loudness(gain: GainCurve(repeating: 0.5, sampleCount: samples.count), scale: 2))
-        #expect(abs(plain - gained) < 1e-3)
+        var values = [Float](repeating: 1, count: GainCurve.blockCount(samples.count))
+        for k in 0..<(values.count / 2) { values[k] = 0.25 }
+        let curve = GainCurve(values: values, sampleCount: samples.count)
+        let scale: Float = 1.5
+        let ours = try #require(weighting.loudness(gain: curve, scale: scale))
+        let gained = samples.indices.map { samples[$0] * scale * curve.gain(at: $0) }
+        let reference = try #require(try LoudnessMeter.measure(gained, sampleRate: 48_000, truePeak: false).integratedLoudness)
+        #expect(abs(ours - reference) < 0.05, "with the curve: K-weighting \(ours) LUFS vs libebur128 \(reference) LUFS")
+        #expect(abs(ours - plain) > 0.5, "the curve and scale must move the loudness (\(plain) -> \(ours) LUFS)")
+        let scaledOnly = try #require(weighting.loudness(gain: GainCurve(repeating: 1, sampleCount: samples.count), scale: 2))
+        #expect(abs(scaledOnly - plain - 20 * log10(2)) < 0.01, "a scale of 2 is +6.02 LU: \(plain) -> \(scaledOnly)")
     }
 }

@@ -5,28 +5,7 @@ import Testing
 @Suite struct TruePeakLimiterTests {
     static func decibels(_ linear: Float) -> Double { 20 * log10(Double(linear)) }
 
-    @Test(arguments: [4.0, 16.0, 64.0])
-    func holdsTheCeilingAtEverySample(overdrive: Float) throws {
-        let samples = KWeightingTests.speechLike(seconds: 5).map { $0 * overdrive }
-        let limiter = TruePeakLimiter()  // -1 dBTP
-        let peaks = TruePeakLimiter.blockPeaks(of: samples)
-        let envelope = limiter.envelope(blockPeaks: peaks, sampleCount: samples.count, gain: 1, sampleRate: 48_000)
-        let limited = try #require(envelope, "the limiter found nothing to do")
-        var output = [Float](repeating: 0, count: samples.count)
-        output.withUnsafeMutableBufferPointer {
-            GainedSamples(samples, curve: limited.curve).render(0..<samples.count, into: $0.baseAddress!)
-        }
-        let before = Self.decibels(InterSamplePeakEstimator().truePeak(of: samples))
-        let after = Self.decibels(InterSamplePeakEstimator().truePeak(of: output))
-        #expect(before > 0, "the test signal must need limiting (\(before) dBTP)")
-        // The gain is applied per sample but computed from the unlimited signal's peaks; the
-        // gain moves slowly enough that the interpolated peak barely differs.
-        #expect(after <= -1 + 0.02, "true peak \(after) dBTP after limiting \(before) dBTP")
-        #expect(limited.measurement.maximumReductionDB <= -1 - before + 0.5)
-        // The gain recovers in the pauses: the limiter acts around peaks only.
-        let recovered = limited.curve.values.max() ?? 0
-        #expect(recovered > 0.99, "highest gain \(recovered)")
-    }
+    // The ceiling itself is judged by ffmpeg's meter: TruePeakJudgedByFFmpegTests.
 
     @Test func leavesASignalUnderTheCeilingAlone() {
         let samples = KWeightingTests.speechLike(seconds: 2)
@@ -46,7 +25,9 @@ import Testing
 }
 
 @Suite struct InterSamplePeakEstimatorTests {
-    /// The interval peaks straight from the definition, one interval at a time.
+    /// The interval peaks one interval at a time, straight from the estimator's taps: what the
+    /// streamed version must equal, piece by piece. (Whether the taps are right is judged
+    /// against sines and ffmpeg in TruePeakJudgedByFFmpegTests.)
     static func reference(_ samples: [Float]) -> [Float] {
         let estimator = InterSamplePeakEstimator()
         func x(_ i: Int) -> Float { i >= 0 && i < samples.count ? samples[i] : 0 }
