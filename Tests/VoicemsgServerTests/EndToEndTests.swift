@@ -15,6 +15,25 @@ import Testing
         var sender: String
     }
 
+    /// The 48 kHz mono samples that `tool` (ffmpeg, with libopus, or opusdec) decodes from
+    /// `file`, read back as raw floats through ffmpeg.
+    static func floats(decodedBy tool: String, _ file: String, in directory: TemporaryDirectory) throws -> [Float] {
+        let raw = file + "." + tool + ".f32"
+        if tool == "opusdec" {
+            let wav = file + ".opusdec.wav"
+            let decoded = try run("opusdec", ["--quiet", "--float", "--rate", "48000", file, wav])
+            #expect(decoded.status == 0, "\(decoded.output)")
+            let converted = try run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", wav, "-f", "f32le", "-ac", "1", raw])
+            #expect(converted.status == 0, "\(converted.output)")
+        } else {
+            let decoded = try run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-c:a", "libopus", "-i", file,
+                                             "-f", "f32le", "-ar", "48000", "-ac", "1", raw])
+            #expect(decoded.status == 0, "\(decoded.output)")
+        }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))
+        return bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
     /// Five spoken messages in five formats, made with espeak-ng, sox and ffmpeg.
     static func makeRecordings(in directory: TemporaryDirectory) throws -> [Recording] {
         func tool(_ name: String, _ arguments: [String]) throws {
@@ -167,6 +186,22 @@ import Testing
                 try cafBytes.write(to: URL(fileURLWithPath: cafFile))
                 let probe = try run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", cafFile])
                 #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "opus", "\(probe.output)")
+
+                // Judged by other decoders, not by voicemsg's readers: ffmpeg (through libopus)
+                // decodes the CAF and opusdec the Ogg, and they hear the same samples. ffmpeg
+                // does not trim a CAF's priming frames, so its decode starts pre-skip early and
+                // runs to the end of the last packet.
+                let heardFromCAF = try Self.floats(decodedBy: "ffmpeg", cafFile, in: directory)
+                let heardFromOgg = try Self.floats(decodedBy: "opusdec", file, in: directory)
+                #expect(heardFromOgg.count == fromOgg.validSampleCount)
+                // The manifest's duration is what opusdec plays, to the sample.
+                #expect(abs(entry.durationSeconds - Double(heardFromOgg.count) / 48_000) < 0.5 / 48_000,
+                        "manifest says \(entry.durationSeconds) s, opusdec plays \(heardFromOgg.count) samples")
+                #expect(heardFromCAF.count == fromOgg.packets.count * 960, "ffmpeg decoded \(heardFromCAF.count) samples")
+                let aligned = heardFromCAF.dropFirst(fromOgg.preSkip).prefix(heardFromOgg.count)
+                #expect(aligned.count == heardFromOgg.count)
+                let difference = zip(aligned, heardFromOgg).map { abs($0 - $1) }.max() ?? .infinity
+                #expect(difference < 1e-3, "the CAF through ffmpeg differs from the Ogg through opusdec by \(difference)")
             }
         }
     }
