@@ -60,9 +60,12 @@ import Testing
         let keptStart = try #require(speech["keptStartSeconds"] as? Double)
         let keptEnd = try #require(speech["keptEndSeconds"] as? Double)
         print("inspect speech span: \(start)...\(end) s, kept \(keptStart)...\(keptEnd) s of \(duration) s")
-        // espeak-ng adds a little silence of its own around the words.
-        #expect(start >= 1.45 && start <= 1.7)
-        #expect(end >= duration - 2.5 && end <= duration - 1.95)
+        // Judged by ffmpeg's silencedetect (-50 dBFS for 0.2 s), within the ±50 ms the trimmer
+        // promises: espeak-ng adds a little silence of its own around the words, so the padding
+        // alone does not say where they are.
+        let (speechStart, speechEnd) = try Self.speechSpanBySilencedetect(input)
+        #expect(abs(start - speechStart) <= 0.05, "inspect says speech starts at \(start) s, silencedetect at \(speechStart) s")
+        #expect(abs(end - speechEnd) <= 0.05, "inspect says speech ends at \(end) s, silencedetect at \(speechEnd) s")
         #expect(keptStart < start && keptEnd > end)
 
         // encode keeps the same span.
@@ -75,5 +78,18 @@ import Testing
         let encoded = try #require((report["report"] as? [String: Any])?["speech"] as? [String: Any])
         #expect(encoded["startSeconds"] as? Double == start)
         #expect(encoded["endSeconds"] as? Double == end)
+    }
+
+    /// Where ffmpeg's silencedetect finds the first silence ending and the last one starting.
+    static func speechSpanBySilencedetect(_ path: String) throws -> (start: Double, end: Double) {
+        let result = try CommandLine.tool("ffmpeg", ["-nostdin", "-hide_banner", "-nostats", "-i", path,
+                                                     "-af", "silencedetect=noise=-50dB:d=0.2", "-f", "null", "-"])
+        func times(_ label: String) -> [Double] {
+            result.standardError.components(separatedBy: label + ": ").dropFirst()
+                .compactMap { Double($0.prefix { $0.isNumber || $0 == "." }) }
+        }
+        let start = try #require(times("silence_end").first, "silencedetect found no leading silence")
+        let end = try #require(times("silence_start").last, "silencedetect found no trailing silence")
+        return (start, end)
     }
 }
