@@ -12,6 +12,13 @@ static inline int vm_opus_set_signal(OpusEncoder *st, opus_int32 v) { return opu
 static inline int vm_opus_set_expert_frame_duration(OpusEncoder *st, opus_int32 v) { return opus_encoder_ctl(st, OPUS_SET_EXPERT_FRAME_DURATION(v)); }
 static inline int vm_opus_set_lsb_depth(OpusEncoder *st, opus_int32 v) { return opus_encoder_ctl(st, OPUS_SET_LSB_DEPTH(v)); }
 static inline int vm_opus_get_lookahead(OpusEncoder *st, opus_int32 *v) { return opus_encoder_ctl(st, OPUS_GET_LOOKAHEAD(v)); }
+/* Read back by the tests, which ask libopus what the encoder was set to. */
+static inline int vm_opus_get_bitrate(OpusEncoder *st, opus_int32 *v) { return opus_encoder_ctl(st, OPUS_GET_BITRATE(v)); }
+static inline int vm_opus_get_vbr(OpusEncoder *st, opus_int32 *v) { return opus_encoder_ctl(st, OPUS_GET_VBR(v)); }
+static inline int vm_opus_get_complexity(OpusEncoder *st, opus_int32 *v) { return opus_encoder_ctl(st, OPUS_GET_COMPLEXITY(v)); }
+static inline int vm_opus_get_signal(OpusEncoder *st, opus_int32 *v) { return opus_encoder_ctl(st, OPUS_GET_SIGNAL(v)); }
+static inline int vm_opus_get_application(OpusEncoder *st, opus_int32 *v) { return opus_encoder_ctl(st, OPUS_GET_APPLICATION(v)); }
+static inline int vm_opus_get_expert_frame_duration(OpusEncoder *st, opus_int32 *v) { return opus_encoder_ctl(st, OPUS_GET_EXPERT_FRAME_DURATION(v)); }
 static inline int vm_opus_decoder_set_gain(OpusDecoder *st, opus_int32 v) { return opus_decoder_ctl(st, OPUS_SET_GAIN(v)); }
 
 /* Constants that are macros of a form Swift does not import. */

@@ -37,6 +37,25 @@ final class OpusEncoderHandle {
         return Int(value)
     }
 
+    /// What libopus says the encoder is set to, request by request (OPUS_GET_*): the tests
+    /// check the settings here rather than in the configuration that asked for them.
+    func setting(_ request: Setting) throws -> Int {
+        var value: Int32 = 0
+        let result: Int32
+        switch request {
+        case .bitrate: result = vm_opus_get_bitrate(state, &value)
+        case .vbr: result = vm_opus_get_vbr(state, &value)
+        case .complexity: result = vm_opus_get_complexity(state, &value)
+        case .signal: result = vm_opus_get_signal(state, &value)
+        case .application: result = vm_opus_get_application(state, &value)
+        case .frameDuration: result = vm_opus_get_expert_frame_duration(state, &value)
+        }
+        try check(result, .libopus, "opus_encoder_ctl(OPUS_GET_\(request))", "cannot read a setting", source: "opus")
+        return Int(value)
+    }
+
+    enum Setting { case bitrate, vbr, complexity, signal, application, frameDuration }
+
     /// Encodes one frame of `frameSize` samples into `output`; returns the packet's size.
     func encode(_ frame: [Float], frameSize: Int, into output: inout [UInt8]) throws -> Int {
         let result = frame.withUnsafeBufferPointer { input in

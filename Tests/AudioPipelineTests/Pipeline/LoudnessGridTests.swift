@@ -4,7 +4,7 @@ import Testing
 import RunTracking
 
 /// Acceptance, loudness: speech at any level, rate, channel count, container and length comes
-/// out at -16 LUFS ±0.5 LU with a true peak at or under -1 dBTP, as ffmpeg's ebur128 measures
+/// out at -16 LUFS ±0.2 LU with a true peak at or under -1 dBTP, as ffmpeg's ebur128 measures
 /// the decoded Ogg Opus file.
 @Suite struct LoudnessGridTests {
     struct Case: Sendable, CustomTestStringConvertible {
@@ -52,7 +52,9 @@ import RunTracking
     ]
 
     static let target = -16.0
-    static let tolerance = 0.5
+    // The README's 0.2 LU; ffmpeg prints loudness to 0.1 LU, so a printed error of 0.2 is
+    // within it.
+    static let tolerance = 0.2 + 1e-9
     static let ceiling = -1.0
 
     @Test(arguments: cases)
