@@ -5,7 +5,7 @@ import Testing
 
 /// The queue's rules, checked the same way on both backends.
 @Suite struct QueueSemanticsTests {
-    /// Opens a fresh store for `backend`, or returns nil when PostgreSQL is not available.
+    /// Opens a fresh store for `backend`, runs `body` with it and closes it.
     func withStore(
         _ backend: Backend, _ body: (Store) async throws -> Void
     ) async throws {

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import VoicemsgServer
+
+/// The README's "transient failures retry with exponential backoff": a real worker pool on a
+/// real store, with a processor that fails the way a full disk or a lost connection would
+/// (an error the pipeline does not call the input's fault) twice, then succeeds.
+@Suite struct WorkerRetryTests {
+    /// Fails its first `failures` calls with a transient error, then succeeds; notes when each
+    /// call started.
+    final class FlakyProcessor: MessageProcessor {
+        struct Failure: Error, CustomStringConvertible { var description: String { "the disk is busy" } }
+        private let calls = Locked<[ContinuousClock.Instant]>([])
+        let failures: Int
+
+        init(failures: Int) { self.failures = failures }
+
+        var starts: [ContinuousClock.Instant] { calls.withLock { $0 } }
+
+        func process(_ job: ProcessingInput) throws -> JobResult {
+            let count = calls.withLock { $0.append(.now); return $0.count }
+            if count <= failures { throw Failure() }
+            return JobResult(audio: Data("opus".utf8), durationSeconds: 1)
+        }
+    }
+
+    @Test func aTransientFailureIsRetriedAfterItsBackoffOnSQLite() async throws { try await aTransientFailureIsRetriedAfterItsBackoff(.sqlite) }
+    @Test(.needsPostgreSQL) func aTransientFailureIsRetriedAfterItsBackoffOnPostgreSQL() async throws { try await aTransientFailureIsRetriedAfterItsBackoff(.postgres) }
+    private func aTransientFailureIsRetriedAfterItsBackoff(_ backend: Backend) async throws {
+        let directory = try TemporaryDirectory()
+        let open = try await OpenStore.open(try backend.makeLocation(in: directory))
+        defer { Task { await open.close() } }
+        let store = open.store
+        let (run, _, _) = try await makeRun(in: store)
+        let message = try await enqueue(in: store, runID: run.id, maxAttempts: 3)
+
+        var queue = QueueConfiguration()
+        queue.pollSeconds = 0.05
+        queue.retryBaseSeconds = 0.6
+        queue.retryMaxSeconds = 60
+        let processor = FlakyProcessor(failures: 2)
+        let metrics = ServerMetrics()
+        let pool = WorkerPool(store: store, processor: processor, configuration: queue, concurrency: 1,
+                              metrics: metrics, logger: testLogger)
+        let workers = Task { try await pool.run() }
+        defer { workers.cancel() }
+
+        let ready = try await eventually(within: 30) { try await store.message(id: message.id)?.status == .ready }
+        #expect(ready)
+        let record = try #require(try await store.message(id: message.id))
+        #expect(record.attempts == 3, "two failed attempts and the one that succeeded")
+        #expect(try await store.audio(messageID: message.id) == Data("opus".utf8))
+
+        // Backoff with jitter: after attempt n the wait lies between half and all of
+        // base·2^(n-1), so at least 0.3 s, then at least 0.6 s. A lower bound only: how much
+        // longer the machine takes is not the test's business.
+        let starts = processor.starts
+        try #require(starts.count == 3, "\(starts.count) calls")
+        let first = starts[1] - starts[0]
+        let second = starts[2] - starts[1]
+        print("retry waits: \(first), then \(second)")
+        #expect(first >= .milliseconds(300), "retried after \(first)")
+        #expect(second >= .milliseconds(600), "retried after \(second)")
+    }
+
+    /// With no attempts left the transient failure is final, with the attempts in its reason.
+    @Test func theLastAttemptsFailureIsFinal() async throws {
+        let directory = try TemporaryDirectory()
+        let open = try await OpenStore.open(try Backend.sqlite.makeLocation(in: directory))
+        defer { Task { await open.close() } }
+        let store = open.store
+        let (run, _, _) = try await makeRun(in: store)
+        let message = try await enqueue(in: store, runID: run.id, maxAttempts: 2)
+        var queue = QueueConfiguration()
+        queue.pollSeconds = 0.05
+        queue.retryBaseSeconds = 0.1
+        let processor = FlakyProcessor(failures: 5)
+        let pool = WorkerPool(store: store, processor: processor, configuration: queue, concurrency: 1,
+                              metrics: ServerMetrics(), logger: testLogger)
+        let workers = Task { try await pool.run() }
+        defer { workers.cancel() }
+        let failed = try await eventually(within: 30) { try await store.message(id: message.id)?.status == .failed }
+        #expect(failed)
+        let record = try #require(try await store.message(id: message.id))
+        #expect(record.attempts == 2)
+        #expect(record.error == "gave up after 2 attempts: the disk is busy")
+        #expect(processor.starts.count == 2)
+    }
+}
