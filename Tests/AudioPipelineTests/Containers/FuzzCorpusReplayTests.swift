@@ -40,4 +40,25 @@ import Testing
             }
         }
     }
+
+    /// The decoder child's corpus, through the child itself, as every upload goes: each input
+    /// encodes or ends in one line of error, and the child never crashes or is killed on it.
+    @Test func decodeCorpus() throws {
+        let inputs = try Self.corpus("decode")
+        try #require(!inputs.isEmpty)
+        var configuration = PipelineConfiguration()
+        configuration.isolation.policy = .always
+        let pipeline = MessagePipeline(configuration: configuration)
+        for (name, bytes) in inputs {
+            do {
+                let message = try pipeline.process(.data(Data(bytes), name: name), metadata: MessageMetadata(marker: .absolute(meters: 1000)))
+                #expect(message.stream.validSampleCount > 0, "\(name)")
+            } catch let error as AudioPipelineError {
+                let text = error.description
+                print("decode corpus \(name): \(text)")
+                #expect(!text.contains("\n") && !text.isEmpty, "\(name): \(text)")
+                #expect(!text.contains("crashed") && !text.contains("killed"), "\(name): \(text)")
+            }
+        }
+    }
 }
