@@ -33,6 +33,7 @@ extension DistanceTracker {
         }
         let noise = max(first.horizontalAccuracy ?? configuration.assumedAccuracy, 1)
         filter.restart(at: start, noise: noise)
+        lastStepSeconds = 0
         lastAccepted = start
         lastAcceptedTime = first.time
         lastCounted = start

@@ -70,10 +70,21 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
     /// metres they say were run, counted if the runner turns out to be moving.
     var movingEvidence = 0
     var pendingMeters = 0.0
+    /// The Doppler speeds' noise variance learnt from successive speeds (see
+    /// `learnDopplerNoise`), and the variance the bias correction uses.
+    var measuredDopplerVariance: Double
+    var dopplerVariance: Double
+    /// The last step between accepted raw fixes and its seconds (0 after a restart), and how
+    /// fast the fixes' error wanders, learnt from them (see `learnWander`).
+    var lastStep = PlanePoint.origin
+    var lastStepSeconds = 0.0
+    var wanderRate = 0.0
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
         cosineOfMaximumTurn = cos(configuration.maximumTurn * .pi / 180)
+        measuredDopplerVariance = configuration.dopplerNoise * configuration.dopplerNoise
+        dopplerVariance = measuredDopplerVariance
     }
 
     /// Feeds one fix and returns the distance, speed and what was made of the fix.
@@ -81,9 +92,16 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         let outcome = process(fix)
         // The open chord counts at once, so the scheduler is never a chord behind; the
         // maximum keeps the total from ever going back when a chord is re-measured.
-        let open = isStill ? 0 : lastCounted.distance(to: filter.position)
+        let open = isStill ? 0 : openChord
         meters = max(meters, committed + open)
         return Reading(time: max(fix.time, lastFixTime), meters: meters, speed: speed, outcome: outcome)
+    }
+
+    /// The chord from the last counted position to the filtered one, as `countChord` would
+    /// count it (Doppler odometry leaves `lastCounted` at the filtered position).
+    private var openChord: Double {
+        let chord = lastCounted.distance(to: filter.position)
+        return previousDopplerSpeed == nil ? unwandered(chord, speed: filter.speed) : chord
     }
 
     private mutating func process(_ fix: GPSFix) -> Outcome {
@@ -118,6 +136,7 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         }
         lastFixTime = fix.time
         if !rejectedRun.isEmpty { rejectedRun.removeAll() }
+        learnWander(step: PlanePoint(east: position.east - lastAccepted.east, north: position.north - lastAccepted.north), seconds: elapsed)
         lastAccepted = position
         lastAcceptedTime = fix.time
         lastAcceptedFix = fix
@@ -174,6 +193,7 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
             stillAnchor = from
         }
         filter.restart(at: position, noise: noise)
+        lastStepSeconds = 0
         lastAccepted = position
         lastAcceptedTime = fix.time
         previousFiltered = position
