@@ -6,7 +6,7 @@ extension DistanceTracker {
         if let doppler = fix.dopplerSpeed, let previous = previousDopplerSpeed {
             countByDoppler(doppler, previous: previous, elapsed: elapsed, at: current)
         } else {
-            countByPosition(at: current, deviceSpeed: fix.dopplerSpeed)
+            countByPosition(at: current, deviceSpeed: fix.dopplerSpeed, elapsed: elapsed)
         }
         previousDopplerSpeed = fix.dopplerSpeed
         previousFiltered = current
@@ -52,6 +52,7 @@ extension DistanceTracker {
             committed += run
         }
         lastCounted = current
+        lastCountedTime = lastAcceptedTime
         speed = isStill ? 0 : doppler
     }
 
@@ -85,7 +86,7 @@ extension DistanceTracker {
 
     /// Geometric counting, when the device reports no speed: standing still by the filtered
     /// speed and the still circle, moving along chords.
-    private mutating func countByPosition(at current: PlanePoint, deviceSpeed: Double?) {
+    private mutating func countByPosition(at current: PlanePoint, deviceSpeed: Double?, elapsed: Double) {
         let filtered = filter.speed
         // A device's Doppler speed is far better than one derived from positions.
         let judged = deviceSpeed ?? filtered
@@ -97,14 +98,16 @@ extension DistanceTracker {
                 isStill = false
                 committed += away
                 lastCounted = current
+                lastCountedTime = lastAcceptedTime
             }
         } else if judged < configuration.stillSpeed {
             isStill = true
             committed += lastCounted.distance(to: current)
             stillAnchor = current
             lastCounted = current
+            lastCountedTime = lastAcceptedTime
         } else {
-            countChord(to: current, speed: filtered)
+            countChord(to: current, speed: filtered, elapsed: elapsed)
         }
         speed = isStill ? 0 : filtered
     }
@@ -115,13 +118,14 @@ extension DistanceTracker {
     /// length that was never run (about σ²/2v² of it). Over a chord of `chordSeconds` at the
     /// current speed (15 to 25 m) most of that sideways wander cancels. A turn sharper than
     /// `maximumTurn` ends the chord at the previous position, so corners are not cut.
-    private mutating func countChord(to current: PlanePoint, speed: Double) {
+    private mutating func countChord(to current: PlanePoint, speed: Double, elapsed: Double) {
         let chordEast = current.east - lastCounted.east, chordNorth = current.north - lastCounted.north
         let chord = planarLength(chordEast, chordNorth)
         let length = min(max(speed * configuration.chordSeconds, configuration.shortestChord), configuration.longestChord)
         if chord >= length {
-            committed += unwandered(chord, speed: speed)
+            committed += unwandered(squared: chord * chord, seconds: lastAcceptedTime - lastCountedTime)
             lastCounted = current
+            lastCountedTime = lastAcceptedTime
             return
         }
         // A turn is judged once the chord is 2 m long: from 5 m, a 4 m hairpin was already
@@ -132,6 +136,7 @@ extension DistanceTracker {
         if dot < cosineOfMaximumTurn * chord * speed {
             committed += lastCounted.distance(to: previousFiltered)
             lastCounted = previousFiltered
+            lastCountedTime = lastAcceptedTime - elapsed
         }
     }
 }

@@ -22,6 +22,7 @@ extension DistanceTracker {
             committed = bridge.metersBefore
             let from = plane.project(bridge.from)
             lastCounted = from
+            lastCountedTime = bridge.from.time
             lastAccepted = from
             lastAcceptedTime = bridge.from.time
         }
@@ -37,6 +38,7 @@ extension DistanceTracker {
         lastAccepted = start
         lastAcceptedTime = first.time
         lastCounted = start
+        lastCountedTime = first.time
         previousFiltered = start
         stillAnchor = start
         isStill = false

@@ -17,15 +17,21 @@ extension DistanceTracker {
     /// of their length. The mean is exponential over about 20 fixes.
     @inline(__always)
     mutating func learnWander(step: PlanePoint, seconds: Double) {
-        defer { lastStep = step; lastStepSeconds = seconds }
-        guard lastStepSeconds > 0, seconds > 0 else { return }
-        let ratio = seconds / lastStepSeconds
-        let offEast = step.east - lastStep.east * ratio, offNorth = step.north - lastStep.north * ratio
-        let sample = (offEast * offEast + offNorth * offNorth) / (2 * seconds * (1 + ratio))
+        // The offset times h₁, so that one division does: |off|² / (2 h₂ (1 + h₂/h₁)) is
+        // |h₁ off|² / (2 h₁ h₂ (h₁ + h₂)). 0 seconds (after a restart) teaches nothing.
+        let h1 = lastStepSeconds, h2 = seconds
+        let offEast = step.east * h1 - lastStep.east * h2, offNorth = step.north * h1 - lastStep.north * h2
+        lastStep = step
+        lastStepSeconds = seconds
+        let scaled = (offEast * offEast + offNorth * offNorth) * 0.5
+        let denominator = h1 * h2 * (h1 + h2)
+        guard denominator > 0 else { return }
+        let sample = scaled / denominator
         wanderRate += 0.05 * (min(sample, 2 * max(wanderRate, 0.05)) - wanderRate)
     }
 
-    /// A chord between filtered positions without the length that wander adds to it.
+    /// A chord between filtered positions (its square in, its length out) without the
+    /// length that wander adds to it.
     ///
     /// Across the chord, wander of spread s² per axis lengthens it by about s²/2c; along it,
     /// it adds nothing on average. `√(c² − s²)` takes the first out. This is what the
@@ -40,9 +46,9 @@ extension DistanceTracker {
     /// shortened by more than a tenth. Only full chords are corrected: a chord ended by a
     /// turn is mostly a real bend, and correcting those cut a switchback's hairpins.
     @inline(__always)
-    func unwandered(_ chord: Double, speed: Double) -> Double {
+    func unwandered(squared chord: Double, seconds: Double) -> Double {
         let sigma = configuration.assumedAccuracy
-        let spread = min(0.85 * wanderRate * chord / max(speed, configuration.stillSpeed), 2 * sigma * sigma)
-        return max(chord * chord - spread, 0.81 * chord * chord).squareRoot()
+        let spread = min(0.85 * wanderRate * seconds, 2 * sigma * sigma)
+        return max(chord - spread, 0.81 * chord).squareRoot()
     }
 }

@@ -52,6 +52,8 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
     var lastAcceptedFix: GPSFix?
     /// The filtered position distance was last measured from.
     var lastCounted = PlanePoint.origin
+    /// The time of the fix `lastCounted` was filtered at.
+    var lastCountedTime = 0.0
     /// Where the runner stopped, while standing still.
     var stillAnchor = PlanePoint.origin
     /// Metres counted up to `lastCounted`; `meters` adds the open chord beyond it.
@@ -100,8 +102,10 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
     /// The chord from the last counted position to the filtered one, as `countChord` would
     /// count it (Doppler odometry leaves `lastCounted` at the filtered position).
     private var openChord: Double {
-        let chord = lastCounted.distance(to: filter.position)
-        return previousDopplerSpeed == nil ? unwandered(chord, speed: filter.speed) : chord
+        let east = filter.east - lastCounted.east, north = filter.north - lastCounted.north
+        let squared = east * east + north * north
+        return previousDopplerSpeed == nil
+            ? unwandered(squared: squared, seconds: lastAcceptedTime - lastCountedTime) : squared.squareRoot()
     }
 
     private mutating func process(_ fix: GPSFix) -> Outcome {
@@ -188,6 +192,7 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
             committed += across
             isStill = false
             lastCounted = position
+            lastCountedTime = fix.time
         } else if !isStill {
             isStill = true
             stillAnchor = from
@@ -213,6 +218,7 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         lastAcceptedTime = fix.time
         lastAcceptedFix = fix
         lastCounted = .origin
+        lastCountedTime = fix.time
         previousFiltered = .origin
         stillAnchor = .origin
         previousDopplerSpeed = fix.dopplerSpeed
