@@ -17,7 +17,8 @@ extension DistanceTracker {
     /// Speed does not cut the bends between sparse fixes, as chords do, and GPS position
     /// wander does not reach it. A stop begins when two speeds in a row are below
     /// `stillSpeed`, and ends when two in a row are above `movingSpeed` (then the metres
-    /// since the first of them count) or when the position leaves `stillRadius`.
+    /// since the first of them count, or since the stop began when it lasted no more than
+    /// `briefStopSeconds`) or when the position leaves `stillRadius`.
     private mutating func countByDoppler(_ doppler: Double, previous: Double, elapsed: Double, at current: PlanePoint) {
         if !isStill, doppler > configuration.stillSpeed, previous > configuration.stillSpeed {
             learnDopplerNoise(doppler - previous)
@@ -25,6 +26,7 @@ extension DistanceTracker {
         let run = (unbiased(doppler) + unbiased(previous)) / 2 * elapsed
         if isStill {
             let away = stillAnchor.distance(to: current)
+            stillMeters += run
             if doppler > configuration.movingSpeed {
                 movingEvidence += 1
                 pendingMeters += run
@@ -35,7 +37,10 @@ extension DistanceTracker {
             if movingEvidence >= 2 {
                 // Speeds say the runner set off at the first of them.
                 isStill = false
-                committed += pendingMeters
+                // A stop this brief was the noise of a slow walker's speeds dipping below
+                // `stillSpeed`: all the speeds since it began count. After a longer one, only
+                // those since the runner set off.
+                committed += lastAcceptedTime - stillSince <= configuration.briefStopSeconds ? stillMeters : pendingMeters
             } else if away > configuration.stillRadius {
                 // Speeds say standing, positions say gone: a device whose speed is stuck.
                 isStill = false
@@ -48,6 +53,8 @@ extension DistanceTracker {
         } else if doppler < configuration.stillSpeed && previous < configuration.stillSpeed {
             isStill = true
             stillAnchor = current
+            stillSince = lastAcceptedTime
+            stillMeters = run
         } else {
             committed += run
         }

@@ -72,6 +72,10 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
     /// metres they say were run, counted if the runner turns out to be moving.
     var movingEvidence = 0
     var pendingMeters = 0.0
+    /// While standing still by Doppler speeds: when the stop began, and the metres the speeds
+    /// say were run since, counted if it was too brief to be a stop.
+    var stillSince = 0.0
+    var stillMeters = 0.0
     /// The Doppler speeds' noise variance learnt from successive speeds (see
     /// `learnDopplerNoise`), and the variance the bias correction uses.
     var measuredDopplerVariance: Double
