@@ -4,6 +4,11 @@ extension DistanceTracker {
     ///
     /// The defaults were measured on the tracker corpus (`scripts/tracker-corpus.sh`): real
     /// tracks resampled, time-scaled and given Gauss–Markov noise, laps and switchbacks.
+    ///
+    /// Two things are not settings but learnt from the fixes as they come, because they differ
+    /// from device to device and from street to street: the Doppler speed's noise (bounded by
+    /// `dopplerNoise` and `largestDopplerNoise`), and how fast the position's error wanders
+    /// (see `learnWander` and `unwandered`, bounded by `assumedAccuracy`).
     public struct Configuration: Sendable, Codable, Equatable {
         /// Fixes that report a horizontal accuracy worse than this (metres) are ignored.
         /// Default 30 m: phones report 3 to 10 m outdoors, 10 to 25 m between tall buildings,
