@@ -18,9 +18,12 @@ import Foundation
 ///    fixes adds the wander to the distance; the filter's smooth velocity follows the runner
 ///    and much less of the wander.
 /// 3. **Counting.** When the fixes carry the device's Doppler speed, distance is that speed
-///    integrated over time: it follows every bend between sparse fixes and is untouched by the
-///    position's wander. Otherwise distance is counted along chords between filtered
-///    positions, cut at turns (see `countChord`).
+///    integrated over time, less the length its noise adds (the noise learnt from successive
+///    speeds): it follows every bend between sparse fixes and is untouched by the position's
+///    wander. Otherwise distance is counted along chords between filtered positions, cut at
+///    turns (see `countChord`), less the length the position's wander adds to them (the
+///    wander learnt from the fixes, see `learnWander`). The open chord, or the speeds up to
+///    the latest fix, count at once, so the distance never lags the latest fix.
 /// 4. **Standing still.** A stop begins when the Doppler speed, or else the filtered speed,
 ///    falls below `stillSpeed`; nothing accrues then. Moving again (Doppler speed above
 ///    `movingSpeed` twice in a row), or drifting out of `stillRadius`, ends it.
