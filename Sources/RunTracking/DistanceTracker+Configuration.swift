@@ -4,6 +4,11 @@ extension DistanceTracker {
     ///
     /// The defaults were measured on the tracker corpus (`scripts/tracker-corpus.sh`): real
     /// tracks resampled, time-scaled and given Gauss–Markov noise, laps and switchbacks.
+    ///
+    /// Two things are not settings but learnt from the fixes as they come, because they differ
+    /// from device to device and from street to street: the Doppler speed's noise (bounded by
+    /// `dopplerNoise` and `largestDopplerNoise`), and how fast the position's error wanders
+    /// (see `learnWander` and `unwandered`, bounded by `assumedAccuracy`).
     public struct Configuration: Sendable, Codable, Equatable {
         /// Fixes that report a horizontal accuracy worse than this (metres) are ignored.
         /// Default 30 m: phones report 3 to 10 m outdoors, 10 to 25 m between tall buildings,
@@ -46,6 +51,13 @@ extension DistanceTracker {
         /// those speeds say was run since the first of them counts. Default 0.7 m/s (it was
         /// 1.1 m/s, above a slow walk).
         public var movingSpeed: Double
+        /// A stop by Doppler speeds that ends within this many seconds of its start was no
+        /// stop: all the metres the speeds say were run in it count, not only those since the
+        /// runner set off. Default 20 s: a walker at 0.8 m/s whose phone's speed has σ 0.2
+        /// m/s dips below `stillSpeed` twice in a row a dozen times in 4 hours, and lost 3 m
+        /// each time (45 m behind on a 12 km walk); a traffic light, a drink or a tied lace
+        /// takes longer, and positions stay within the still circle through it.
+        public var briefStopSeconds: Double
         /// A stop also ends when the position leaves a circle of this radius (metres) around
         /// where the runner stopped; the straight line out of it then counts.
         /// Default 25 m: GPS wander of σ 5 m per axis leaves it about once an hour.
@@ -67,22 +79,33 @@ extension DistanceTracker {
         public var shortestChord: Double
         public var longestChord: Double
         /// A turn sharper than this (degrees) between the chord and the current heading ends
-        /// the chord early, so corners are not cut. Default 30°.
+        /// the chord early, so corners are not cut. Default 30°. Chords that run their full
+        /// length are shortened by the wander the fixes show (see `unwandered`), at most by
+        /// the spread `assumedAccuracy` allows.
         public var maximumTurn: Double
         /// The noise of the device's Doppler speed, σ per axis of the velocity (m/s). A
         /// speed is the length of a noisy velocity, so noise across the direction of travel
         /// lengthens it, by σ²/2v: +0.6% at 0.8 m/s for σ 0.1 m/s, +2.5% for σ 0.2 m/s. That
-        /// bias is taken out before speeds are integrated. Default 0.1 m/s, a phone's Doppler
-        /// speed under open sky. A device at σ 0.05 m/s is then counted 0.5% short at a walk,
-        /// one at σ 0.2 m/s 1.9% long; at a run, under 0.5% either way.
+        /// bias is taken out before speeds are integrated, with the noise learnt from the
+        /// speeds (see `largestDopplerNoise`) but never less than this. Default 0.1 m/s, a
+        /// phone's Doppler speed under open sky: with a fix every second, successive speeds
+        /// share most of their error and show less than it. A device at σ 0.05 m/s is then
+        /// counted 0.5% short at a walk; at a run, under 0.5% either way.
         public var dopplerNoise: Double
+        /// The Doppler noise is learnt from the speeds themselves (see `learnDopplerNoise`),
+        /// never below `dopplerNoise` nor above this (m/s). Default 0.25 m/s: phones report
+        /// 0.1 to 0.3 m/s under open sky; above that a runner's own changes of speed would
+        /// pass for noise, and each 0.1 m/s too much counts a walk at 1 m/s 0.5 to 1% short.
+        public var largestDopplerNoise: Double
 
         public init(
             maximumAccuracy: Double = 30, assumedAccuracy: Double = 5, maximumSpeed: Double = 12,
             gapSeconds: Double = 30, maximumGapSpeed: Double = 7, accelerationNoise: Double = 1.0,
             fullAccelerationSpeed: Double = 3, stillSpeed: Double = 0.5, movingSpeed: Double = 0.7,
+            briefStopSeconds: Double = 20,
             stillRadius: Double = 25, maximumConsecutiveRejections: Int = 3, chordSeconds: Double = 8,
-            shortestChord: Double = 15, longestChord: Double = 25, maximumTurn: Double = 30, dopplerNoise: Double = 0.1
+            shortestChord: Double = 15, longestChord: Double = 25, maximumTurn: Double = 30, dopplerNoise: Double = 0.1,
+            largestDopplerNoise: Double = 0.25
         ) {
             self.maximumAccuracy = maximumAccuracy
             self.assumedAccuracy = assumedAccuracy
@@ -93,6 +116,7 @@ extension DistanceTracker {
             self.fullAccelerationSpeed = fullAccelerationSpeed
             self.stillSpeed = stillSpeed
             self.movingSpeed = movingSpeed
+            self.briefStopSeconds = briefStopSeconds
             self.stillRadius = stillRadius
             self.maximumConsecutiveRejections = maximumConsecutiveRejections
             self.chordSeconds = chordSeconds
@@ -100,6 +124,7 @@ extension DistanceTracker {
             self.longestChord = longestChord
             self.maximumTurn = maximumTurn
             self.dopplerNoise = dopplerNoise
+            self.largestDopplerNoise = largestDopplerNoise
         }
     }
 }

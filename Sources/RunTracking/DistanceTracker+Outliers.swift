@@ -22,6 +22,7 @@ extension DistanceTracker {
             committed = bridge.metersBefore
             let from = plane.project(bridge.from)
             lastCounted = from
+            lastCountedTime = bridge.from.time
             lastAccepted = from
             lastAcceptedTime = bridge.from.time
         }
@@ -33,9 +34,11 @@ extension DistanceTracker {
         }
         let noise = max(first.horizontalAccuracy ?? configuration.assumedAccuracy, 1)
         filter.restart(at: start, noise: noise)
+        lastStepSeconds = 0
         lastAccepted = start
         lastAcceptedTime = first.time
         lastCounted = start
+        lastCountedTime = first.time
         previousFiltered = start
         stillAnchor = start
         isStill = false

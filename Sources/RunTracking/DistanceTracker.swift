@@ -18,9 +18,12 @@ import Foundation
 ///    fixes adds the wander to the distance; the filter's smooth velocity follows the runner
 ///    and much less of the wander.
 /// 3. **Counting.** When the fixes carry the device's Doppler speed, distance is that speed
-///    integrated over time: it follows every bend between sparse fixes and is untouched by the
-///    position's wander. Otherwise distance is counted along chords between filtered
-///    positions, cut at turns (see `countChord`).
+///    integrated over time, less the length its noise adds (the noise learnt from successive
+///    speeds): it follows every bend between sparse fixes and is untouched by the position's
+///    wander. Otherwise distance is counted along chords between filtered positions, cut at
+///    turns (see `countChord`), less the length the position's wander adds to them (the
+///    wander learnt from the fixes, see `learnWander`). The open chord, or the speeds up to
+///    the latest fix, count at once, so the distance never lags the latest fix.
 /// 4. **Standing still.** A stop begins when the Doppler speed, or else the filtered speed,
 ///    falls below `stillSpeed`; nothing accrues then. Moving again (Doppler speed above
 ///    `movingSpeed` twice in a row), or drifting out of `stillRadius`, ends it.
@@ -52,6 +55,8 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
     var lastAcceptedFix: GPSFix?
     /// The filtered position distance was last measured from.
     var lastCounted = PlanePoint.origin
+    /// The time of the fix `lastCounted` was filtered at.
+    var lastCountedTime = 0.0
     /// Where the runner stopped, while standing still.
     var stillAnchor = PlanePoint.origin
     /// Metres counted up to `lastCounted`; `meters` adds the open chord beyond it.
@@ -70,10 +75,25 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
     /// metres they say were run, counted if the runner turns out to be moving.
     var movingEvidence = 0
     var pendingMeters = 0.0
+    /// While standing still by Doppler speeds: when the stop began, and the metres the speeds
+    /// say were run since, counted if it was too brief to be a stop.
+    var stillSince = 0.0
+    var stillMeters = 0.0
+    /// The Doppler speeds' noise variance learnt from successive speeds (see
+    /// `learnDopplerNoise`), and the variance the bias correction uses.
+    var measuredDopplerVariance: Double
+    var dopplerVariance: Double
+    /// The last step between accepted raw fixes and its seconds (0 after a restart), and how
+    /// fast the fixes' error wanders, learnt from them (see `learnWander`).
+    var lastStep = PlanePoint.origin
+    var lastStepSeconds = 0.0
+    var wanderRate = 0.0
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
         cosineOfMaximumTurn = cos(configuration.maximumTurn * .pi / 180)
+        measuredDopplerVariance = configuration.dopplerNoise * configuration.dopplerNoise
+        dopplerVariance = measuredDopplerVariance
     }
 
     /// Feeds one fix and returns the distance, speed and what was made of the fix.
@@ -81,9 +101,18 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         let outcome = process(fix)
         // The open chord counts at once, so the scheduler is never a chord behind; the
         // maximum keeps the total from ever going back when a chord is re-measured.
-        let open = isStill ? 0 : lastCounted.distance(to: filter.position)
+        let open = isStill ? 0 : openChord
         meters = max(meters, committed + open)
         return Reading(time: max(fix.time, lastFixTime), meters: meters, speed: speed, outcome: outcome)
+    }
+
+    /// The chord from the last counted position to the filtered one, as `countChord` would
+    /// count it (Doppler odometry leaves `lastCounted` at the filtered position).
+    private var openChord: Double {
+        let east = filter.east - lastCounted.east, north = filter.north - lastCounted.north
+        let squared = east * east + north * north
+        return previousDopplerSpeed == nil
+            ? unwandered(squared: squared, seconds: lastAcceptedTime - lastCountedTime) : squared.squareRoot()
     }
 
     private mutating func process(_ fix: GPSFix) -> Outcome {
@@ -118,6 +147,7 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         }
         lastFixTime = fix.time
         if !rejectedRun.isEmpty { rejectedRun.removeAll() }
+        learnWander(step: PlanePoint(east: position.east - lastAccepted.east, north: position.north - lastAccepted.north), seconds: elapsed)
         lastAccepted = position
         lastAcceptedTime = fix.time
         lastAcceptedFix = fix
@@ -169,11 +199,13 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
             committed += across
             isStill = false
             lastCounted = position
+            lastCountedTime = fix.time
         } else if !isStill {
             isStill = true
             stillAnchor = from
         }
         filter.restart(at: position, noise: noise)
+        lastStepSeconds = 0
         lastAccepted = position
         lastAcceptedTime = fix.time
         previousFiltered = position
@@ -193,6 +225,7 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         lastAcceptedTime = fix.time
         lastAcceptedFix = fix
         lastCounted = .origin
+        lastCountedTime = fix.time
         previousFiltered = .origin
         stillAnchor = .origin
         previousDopplerSpeed = fix.dopplerSpeed

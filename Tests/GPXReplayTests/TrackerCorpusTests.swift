@@ -11,17 +11,6 @@ struct TrackerCorpusTests {
     /// Every variant replayed once, shared by the tests below.
     static let results: [CorpusResult] = TrackerCorpus.variants.map { try! CorpusResult(CorpusRun($0, samples: samples)) }
 
-    /// Variants the tracker does not bring within ±2%, and why. Each is a known issue: its test
-    /// fails if the variant comes within ±2% (then take it off this list).
-    static let outsideTwoPercent: [String: Comment] = [
-        "10 track laps, 1.2 m/s, every 2 s, σ 5 m τ 30 s, position only":
-            "without Doppler speed, σ 5 m wander at a walk adds 4%: the chords that would cancel it are longer than a bend",
-        "40 switchbacks, 1.2 m/s, every 1 s, clean, position only":
-            "without Doppler speed, the filter rounds 4 m hairpins off: 2.6% short",
-        "40 switchbacks, 0.8 m/s, every 15 s, σ 3 m τ 30 s, phone":
-            "180 Doppler speeds of σ 0.2 m/s at 0.8 m/s: ±1.9% at random, and 1.9% of bias left by dopplerNoise 0.1",
-    ]
-
     @Test func theCorpusHasEveryCaseOfTheIssue() {
         let variants = TrackerCorpus.variants
         #expect(variants.count >= 40)
@@ -46,11 +35,7 @@ struct TrackerCorpusTests {
     @Test(arguments: TrackerCorpus.variants.indices)
     func distanceWithinTwoPercentOfTheCleanPath(_ index: Int) {
         let result = Self.results[index]
-        if let reason = Self.outsideTwoPercent[result.variant.description] {
-            withKnownIssue(reason) { #expect(abs(result.error) <= 0.02, "\(result)") }
-        } else {
-            #expect(abs(result.error) <= 0.02, "\(result)")
-        }
+        #expect(abs(result.error) <= 0.02, "\(result)")
     }
 
     @Test(arguments: TrackerCorpus.variants.indices)
@@ -82,6 +67,6 @@ struct TrackerCorpusTests {
             format: "message starts along the true path: %d of %d within 15 m (40 m at 15 s); median |miss| %.1f m, worst %+.1f m",
             onTime, starts.count, median(starts.map(abs)), starts.max { abs($0) < abs($1) } ?? 0))
         #expect(median(errors) < 0.01)
-        #expect(errors.filter { $0 > 0.02 }.count == Self.outsideTwoPercent.count)
+        #expect(errors.filter { $0 > 0.02 }.isEmpty)
     }
 }

@@ -43,6 +43,23 @@ if !results.isEmpty {
         onTime, starts.count, results.count - late.count, median(starts.map(abs)), starts.max { abs($0) < abs($1) } ?? 0))
     let tracked = results.flatMap(\.trackedLatenesses)
     print(String(format: "by the tracker's own distance: worst %+.1f m", tracked.max { abs($0) < abs($1) } ?? 0))
+    // Along the true path a start is late by the scheduler's part (by the tracker's own
+    // distance) minus the distance error at that moment; by interval, which of them it is.
+    for (name, matches) in [
+        ("every 1-5 s", { (interval: CorpusVariant.Interval) -> Bool in interval.longest <= 5 }),
+        ("every 10 s", { if case .steady(10) = $0 { return true }; return false }),
+        ("every 15 s", { if case .steady(15) = $0 { return true }; return false }),
+        ("every 1-15 s", { if case .varying = $0 { return true }; return false }),
+    ] as [(String, (CorpusVariant.Interval) -> Bool)] {
+        let group = results.filter { matches($0.variant.interval) }
+        let starts = group.flatMap(\.latenesses)
+        let within = group.reduce(0) { count, result in count + result.latenesses.filter { abs($0) <= result.latenessBound }.count }
+        let errors = group.flatMap(\.distanceErrors)
+        print(String(
+            format: "  %@ (bound %.0f m): %d of %d on time; worst %+.1f m; of it, distance error up to %+.1f m, scheduler up to %+.1f m",
+            name, group.first?.latenessBound ?? 0, within, starts.count, starts.max { abs($0) < abs($1) } ?? 0,
+            errors.max { abs($0) < abs($1) } ?? 0, group.flatMap(\.trackedLatenesses).max { abs($0) < abs($1) } ?? 0))
+    }
 }
 
 print("\n== Real tracks without added noise: tracker against the point-to-point sum (-4%/+1%)")

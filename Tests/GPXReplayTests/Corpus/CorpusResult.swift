@@ -17,6 +17,10 @@ struct CorpusResult: Sendable, CustomStringConvertible {
     /// The same measured on the tracker's own distance (what the scheduler reckoned): how late
     /// the scheduler started it.
     var trackedLatenesses: [Double]
+    /// The distance the scheduler went by at each of those starts minus the true distance
+    /// then: the tracker's accumulated error (and the scheduler's reckoning between fixes).
+    /// A start's lateness along the true path is its tracked lateness minus this.
+    var distanceErrors: [Double]
     /// The bound for these: 15 m when fixes come every 5 s or more often, else 40 m.
     var latenessBound: Double
     var messageCount: Int
@@ -61,6 +65,7 @@ struct CorpusResult: Sendable, CustomStringConvertible {
         }
         latenesses = timed.map { run.trueDistance(at: startTime + $0.startSeconds) - $0.markerMeters }
         trackedLatenesses = timed.map(\.latenessMeters)
+        distanceErrors = timed.map { $0.startMeters - run.trueDistance(at: startTime + $0.startSeconds) }
         latenessBound = run.variant.interval.longest <= 5 ? 15 : 40
     }
 }
