@@ -77,7 +77,7 @@ public struct PlaybackScheduler: Sendable, Equatable {
         case .runFinished(let time): action = runFinished(time: time)
         case .tick(let time): action = ticked(time: time)
         }
-        return Answer(action: action, nextWakeUp: wakeUpTime)
+        return Answer(action: action, nextWakeUp: wakeUpTime())
     }
 
     // MARK: - Events
@@ -139,7 +139,10 @@ public struct PlaybackScheduler: Sendable, Equatable {
     /// last one ends, or, at the current pace, its marker is reached before the next distance
     /// update is due. Nil when nothing is waiting. Hosts read it from every `Answer`; a host
     /// that restores a saved scheduler sends a `tick` with the time now, and the answer says.
-    private var wakeUpTime: Double? {
+    ///
+    /// `mutating` though it changes nothing: read as a property from `handle`, which has just
+    /// changed `self`, it was handed a copy of the whole scheduler on every event.
+    private mutating func wakeUpTime() -> Double? {
         guard progress.playing == nil, progress.nextIndex < queue.count, phase != .paused else { return nil }
         let now = progress.time ?? -.infinity
         let ready = progress.lastFinish.map { $0 + configuration.minimumGapSeconds } ?? -.infinity
