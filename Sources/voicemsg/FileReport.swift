@@ -123,8 +123,9 @@ struct FileReport: Encodable {
 
     /// The human-readable form.
     var text: String {
+        // Speech at -60 dBFS has a peak but no loudness: nothing passes BS.1770's gate.
         func level(_ value: Double?, _ unit: String) -> String {
-            value.map { String(format: "%.2f %@", $0, unit) } ?? "silent"
+            value.map { String(format: "%.2f %@", $0, unit) } ?? (truePeak == nil ? "silent" : "below the -70 LUFS gate")
         }
         var lines = ["\(file)", "  format:     \(format), \(bytes) bytes"]
         if let container, let codec { lines.append("  container:  \(container), codec \(codec)") }

@@ -128,7 +128,8 @@ struct SimulateCommand: AsyncParsableCommand {
         // ended, so its lateness would only measure how short the run fell.
         var notes: [String] = []
         for play in timeline.plays {
-            let reached = play.reason != .runEnded
+            // (A message still waiting for its turn when the run ended was reached: it is late.)
+            let reached = play.reason != .runEnded || play.startMeters >= play.markerMeters
             rows.append([
                 PrintableText.escaped(play.file), PrintableText.escaped(play.sender ?? "-"), PrintableText.escaped(play.marker), String(format: "%.0f", play.markerMeters),
                 clock(play.startSeconds), String(format: "%.0f", play.startMeters), clock(play.endSeconds),
