@@ -40,7 +40,7 @@ public enum ServerLauncher {
             onServerRunning: { channel in
                 let actualPort = channel.localAddress?.port ?? port
                 logger.notice(
-                    "voicemsg serve: data in \(where_); listening on \(scheme)://\(host):\(actualPort); \(max(0, workers)) workers")
+                    "voicemsg serve: data in \(where_); listening on \(scheme)://\(host):\(actualPort); \(max(0, workers)) worker\(workers == 1 ? "" : "s")")
             },
             logger: logger)
         // With no workers, this server only takes uploads; `voicemsg worker` processes elsewhere.
@@ -70,7 +70,7 @@ public enum ServerLauncher {
             store: store, processor: processor, configuration: queue, concurrency: concurrency,
             metrics: ServerMetrics(), logger: logger)
         try await runGroup(store: store, users: [pool], logger: logger, grace: queue.shutdownGraceSeconds) {
-            logger.notice("voicemsg worker \(pool.name): data in \(store.location); \(max(1, concurrency)) workers")
+            logger.notice("voicemsg worker \(pool.name): data in \(store.location); \(max(1, concurrency)) worker\(max(1, concurrency) == 1 ? "" : "s")")
         }
     }
 

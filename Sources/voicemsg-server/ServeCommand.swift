@@ -17,7 +17,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on (0 picks a free one).")
     var port: Int = 8080
 
-    @Option(help: "Address to listen on.")
+    @Option(help: "Address to listen on: 0.0.0.0 takes connections on every interface (phones on the LAN); 127.0.0.1 this machine only.")
     var host: String = "0.0.0.0"
 
     @Option(help: "SQLite data folder (default ./voicemsg-data).")

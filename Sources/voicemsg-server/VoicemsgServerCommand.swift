@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The server half of voicemsg: the HTTP API and the queue workers. `voicemsg serve` and
 /// `voicemsg worker` hand over to this program, so the `voicemsg` that encodes on a laptop
@@ -6,7 +7,7 @@ import ArgumentParser
 @main
 struct VoicemsgServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "voicemsg-server",
+        commandName: invokedName,
         abstract: "Serve voice-message uploads and process them on a durable queue.",
         discussion: """
             Usually started as `voicemsg serve` or `voicemsg worker`, which run this program \
@@ -15,4 +16,10 @@ struct VoicemsgServerCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [ServeCommand.self, WorkerCommand.self]
     )
+
+    /// `voicemsg serve` execs this program with argv[0] "voicemsg" (see `ServerHandOff`), so
+    /// its usage lines and errors name the command the user typed.
+    static var invokedName: String {
+        CommandLine.arguments.first.map { ($0 as NSString).lastPathComponent } == "voicemsg" ? "voicemsg" : "voicemsg-server"
+    }
 }

@@ -4,42 +4,46 @@ import Foundation
 
 /// The pipeline's settings that `encode` exposes. Every default and every range is the
 /// library's own, read from its configuration structs, so `--help` cannot drift from them.
+/// Every option takes the next word as its value, so `--max-gain -3` reads -3 as `--target-lufs
+/// -20` reads -20 (not as an unknown flag), and the range check below says what is wrong.
 struct AudioOptions: ParsableArguments {
     private static let defaults = PipelineConfiguration()
     private typealias Normalizing = Normalizer.Configuration
     private typealias Encoding = OpusEncoder.Configuration
+    private typealias Trimming = SpeechTrimmer.Configuration
+    private typealias Conditioning = Conditioner.Configuration
 
-    @Option(parsing: .unconditional, help: "Target integrated loudness, LUFS (negative numbers need no '=').")
+    @Option(parsing: .unconditional, help: "Target integrated loudness, LUFS.")
     var targetLufs: Double = defaults.normalizer.targetLoudness
 
     @Option(parsing: .unconditional, help: "True-peak ceiling of the decoded output, dBTP.")
     var truePeak: Double = defaults.normalizer.truePeakCeiling
 
-    @Option(help: "The most gain applied, dB.")
+    @Option(parsing: .unconditional, help: "The most gain applied, dB.")
     var maxGain: Double = defaults.normalizer.maximumGain
 
-    @Option(help: "Opus bitrate, kb/s.")
+    @Option(parsing: .unconditional, help: "Opus bitrate, kb/s.")
     var bitrate: Double = Double(defaults.encoder.bitrate) / 1000
 
-    @Option(help: "Opus complexity, \(Encoding.complexities.lowerBound)-\(Encoding.complexities.upperBound) (below 7 libopus skips its speech analysis).")
+    @Option(parsing: .unconditional, help: "Opus complexity, \(Encoding.complexities.lowerBound)-\(Encoding.complexities.upperBound) (below 7 libopus skips its speech analysis).")
     var complexity: Int = defaults.encoder.complexity
 
-    @Option(help: "Opus frame duration, ms: \(AudioOptions.list(Encoding.frameDurations)).")
+    @Option(parsing: .unconditional, help: "Opus frame duration, ms: \(AudioOptions.list(Encoding.frameDurations)).")
     var frameMs: Int = defaults.encoder.frameMilliseconds
 
-    @Option(help: "Silence kept before the speech, ms.")
+    @Option(parsing: .unconditional, help: "Silence kept before the speech, ms.")
     var padBefore: Double = defaults.trimmer.paddingBefore * 1000
 
-    @Option(help: "Silence kept after the speech, ms.")
+    @Option(parsing: .unconditional, help: "Silence kept after the speech, ms.")
     var padAfter: Double = defaults.trimmer.paddingAfter * 1000
 
-    @Option(help: "How far above the noise floor speech must rise to start, dB.")
+    @Option(parsing: .unconditional, help: "How far above the noise floor speech must rise to start, dB.")
     var speechThreshold: Double = defaults.trimmer.enterThreshold
 
-    @Option(help: "The shortest burst that counts as speech, ms.")
+    @Option(parsing: .unconditional, help: "The shortest burst that counts as speech, ms.")
     var minSpeech: Double = defaults.trimmer.minimumSpeechDuration * 1000
 
-    @Option(help: "High-pass cutoff that removes rumble, Hz (0 disables).")
+    @Option(parsing: .unconditional, help: "High-pass cutoff that removes rumble, Hz (0 disables).")
     var highpass: Double = defaults.conditioner.highPassHz
 
     func validate() throws {
@@ -60,8 +64,18 @@ struct AudioOptions: ParsableArguments {
         guard Encoding.frameDurations.contains(frameMs) else {
             throw ValidationError("--frame-ms must be \(Self.list(Encoding.frameDurations)).")
         }
-        guard padBefore >= 0, padAfter >= 0 else { throw ValidationError("Padding cannot be negative.") }
+        guard padBefore >= 0 else { throw ValidationError("--pad-before cannot be negative.") }
+        guard padAfter >= 0 else { throw ValidationError("--pad-after cannot be negative.") }
         guard maxGain >= 0 else { throw ValidationError("--max-gain cannot be negative.") }
+        let thresholds = Trimming.enterThresholdRange
+        guard thresholds.contains(speechThreshold) else {
+            throw ValidationError("--speech-threshold must be within \(Self.number(thresholds.lowerBound))...\(Self.number(thresholds.upperBound)) dB.")
+        }
+        guard minSpeech >= 0 else { throw ValidationError("--min-speech cannot be negative.") }
+        let cutoffs = Conditioning.highPassRange
+        guard cutoffs.contains(highpass) else {
+            throw ValidationError("--highpass must be within \(Self.number(cutoffs.lowerBound))...\(Self.number(cutoffs.upperBound)) Hz (0 disables it).")
+        }
     }
 
     var pipelineConfiguration: PipelineConfiguration {

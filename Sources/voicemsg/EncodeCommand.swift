@@ -15,8 +15,14 @@ struct EncodeCommand: AsyncParsableCommand {
 
             Markers: 5km, 2500m, 3.1mi, 50%, halfway, finish, finish-1km (case and spaces ignored).
 
+            The container follows -o's extension (.caf: Opus in CAF; .opus, .ogg, .oga: Ogg Opus) \
+            unless --format names one; an extension that contradicts --format is refused.
+
             Exit status: 0 when every input was encoded; 3 when the only failures are recordings \
-            with no speech; 1 when any input failed for another reason; 64 for bad arguments.
+            with no speech; 1 when any input failed for another reason; 64 for bad arguments. A \
+            message whose decoded true peak stays above the ceiling (a low --bitrate) is written \
+            and counts as encoded, with a warning line on stderr and isTruePeakAboveCeiling in \
+            its JSON report.
             """)
 
     @Argument(help: "Recordings to encode.", completion: .file())
@@ -25,7 +31,7 @@ struct EncodeCommand: AsyncParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "The output file (one input only).")
     var output: String?
 
-    @Option(help: "Write each output here, named after its input with the container's extension.")
+    @Option(help: "Write each output here (created if missing), named after its input with the container's extension.")
     var outputDir: String?
 
     @Option(parsing: .unconditional, help: "Where on the run the message plays, e.g. 5km, halfway, finish-1km.",
@@ -44,8 +50,8 @@ struct EncodeCommand: AsyncParsableCommand {
     @Option(help: "A title (TITLE tag).")
     var title: String?
 
-    @Option(help: "Container: ogg (Ogg Opus) or caf (Opus in CAF, what AVAudioPlayer plays on iOS).")
-    var format: OpusContainer = .ogg
+    @Option(help: "Container: ogg (Ogg Opus) or caf (Opus in CAF, what AVAudioPlayer plays on iOS) (default: -o's extension, else ogg).")
+    var format: OpusContainer?
 
     @OptionGroup(title: "Audio")
     var audio: AudioOptions
@@ -61,7 +67,16 @@ struct EncodeCommand: AsyncParsableCommand {
             throw ValidationError("-o takes one input; use --output-dir for \(inputs.count) inputs.")
         default: break
         }
+        if let output, let named = OpusContainer(pathExtension: URL(fileURLWithPath: output).pathExtension),
+           let format, format != named {
+            throw ValidationError("-o \(output) names \(named) but --format \(format.rawValue) asks for \(format); make them agree")
+        }
         try audio.validate()
+    }
+
+    /// --format, else what -o's extension names, else Ogg: a `.caf` file always holds CAF.
+    private var container: OpusContainer {
+        format ?? output.flatMap { OpusContainer(pathExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .ogg
     }
 
     func run() async throws {
@@ -72,6 +87,15 @@ struct EncodeCommand: AsyncParsableCommand {
         // One input leaves cores idle: let the encoder cut a long message into pieces instead.
         if inputs.count == 1 { configuration.encoder.segments = ProcessInfo.processInfo.activeProcessorCount }
         let pipeline = MessagePipeline(configuration: configuration)
+        // The README's batch example names a folder that a fresh checkout does not have.
+        if let outputDir {
+            do {
+                try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
+            } catch {
+                printError("\(outputDir): cannot create the output folder (\((error as NSError).localizedDescription))")
+                throw ExitCode(ExitStatus.failure)
+            }
+        }
         let jobs = inputs.map { ($0, destination(for: $0)) }
         var progress = Progress(total: jobs.count)
 
@@ -83,7 +107,7 @@ struct EncodeCommand: AsyncParsableCommand {
                 guard next < jobs.count else { return }
                 let index = next
                 let (input, destination) = jobs[index]
-                let format = self.format
+                let format = self.container
                 group.addTask {
                     (index, Self.encode(input, to: destination, format: format, metadata: metadata, pipeline: pipeline))
                 }
@@ -96,12 +120,15 @@ struct EncodeCommand: AsyncParsableCommand {
                     failures.append(error)
                     if progress.isVisible { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
                     printError(error.description)
+                } else if let report = result.report, report.normalization.isTruePeakAboveCeiling {
+                    if progress.isVisible { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+                    printError(Self.ceilingWarning(result.input, report, bitrate: audio.bitrate))
                 }
                 progress.advance(jobs[index].0, ok: result.error == nil)
                 addNext()
             }
         }
-        if json { try JSONOutput.print((0..<jobs.count).compactMap { reports[$0] }) }
+        if json { try JSONOutput.print((0..<jobs.count).compactMap { reports[$0] }, asArray: jobs.count > 1) }
         let status = ExitStatus.forFailures(failures)
         if status != .success { throw status }
     }
@@ -109,7 +136,14 @@ struct EncodeCommand: AsyncParsableCommand {
     private func destination(for input: String) -> String {
         if let output { return output }
         let base = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
-        return URL(fileURLWithPath: outputDir!).appendingPathComponent(base + "." + format.pathExtension).path
+        return URL(fileURLWithPath: outputDir!).appendingPathComponent(base + "." + container.pathExtension).path
+    }
+
+    /// The one line that keeps a missed ceiling from passing as done.
+    static func ceilingWarning(_ input: String, _ report: MessageReport, bitrate: Double) -> String {
+        let peak = report.loudnessAfter.truePeak.map { String(format: "%.2f", $0) } ?? "?"
+        let ceiling = report.normalization.truePeakCeilingDB.map { String(format: "%g", $0) } ?? "?"
+        return "\(input): warning: written, but its decoded true peak is \(peak) dBTP, above the \(ceiling) dBTP ceiling after \(report.normalization.encodePasses) encodes at \(String(format: "%g", bitrate)) kb/s; a higher --bitrate keeps it under"
     }
 
     private static func encode(

@@ -33,10 +33,11 @@ struct FileReport: Encodable {
     var channels: Int
     /// Bits per second of the whole file, container included; Opus files only.
     var bitrate: Double?
-    /// LUFS, BS.1770-4, all channels; nil for digital silence.
-    var integratedLoudness: Double?
-    /// dBTP, 4x oversampled; nil for digital silence.
-    var truePeak: Double?
+    /// LUFS, BS.1770-4, all channels; JSON null when nothing passes BS.1770's -70 LUFS gate
+    /// (digital silence, or speech at -60 dBFS).
+    @JSONNullable var integratedLoudness: Double?
+    /// dBTP, 4x oversampled; JSON null for digital silence.
+    @JSONNullable var truePeak: Double?
     var tags: [String: String]
     var opus: OpusHeader?
     /// The span `encode` would keep, for a recording; or why there is none.
@@ -122,8 +123,9 @@ struct FileReport: Encodable {
 
     /// The human-readable form.
     var text: String {
+        // Speech at -60 dBFS has a peak but no loudness: nothing passes BS.1770's gate.
         func level(_ value: Double?, _ unit: String) -> String {
-            value.map { String(format: "%.2f %@", $0, unit) } ?? "silent"
+            value.map { String(format: "%.2f %@", $0, unit) } ?? (truePeak == nil ? "silent" : "below the -70 LUFS gate")
         }
         var lines = ["\(file)", "  format:     \(format), \(bytes) bytes"]
         if let container, let codec { lines.append("  container:  \(container), codec \(codec)") }

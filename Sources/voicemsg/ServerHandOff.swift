@@ -16,7 +16,8 @@ enum ServerHandOff {
     /// command (its `--help` included); returns otherwise.
     static func execIfServerCommand(_ arguments: [String] = CommandLine.arguments) {
         guard arguments.count > 1, commands.contains(arguments[1]) else { return }
-        let forwarded = [program] + arguments.dropFirst()
+        // argv[0] stays "voicemsg": the server's help then reads "voicemsg serve", as typed.
+        let forwarded = ["voicemsg"] + arguments.dropFirst()
         let argv = forwarded.map { strdup($0) } + [nil]
         if let sibling = siblingPath() {
             execv(sibling, argv)

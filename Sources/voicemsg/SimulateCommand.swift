@@ -15,8 +15,10 @@ struct SimulateCommand: AsyncParsableCommand {
             where it started, when it ended, and how many metres past its marker the runner was: \
             by the tracker's distance (late m), and along the track's own points (path late m, \
             the true path when the GPX is a route or a clean track).
-            Relative markers (50%, finish, finish-1km) resolve against --planned-distance; \
-            without it, the track's own tracked length is the plan.
+            A negative "late m" means the message started before its marker, by the scheduler's \
+            lead. Relative markers (50%, halfway, finish, finish-1km) resolve against \
+            --planned-distance; a message pinned to one is refused without it (exit 64), since \
+            the track's length is not the plan: a run can end short of it or go past it.
             """)
 
     @Option(help: "The run to replay, as GPX 1.0 or 1.1.", completion: .file(extensions: ["gpx"]))
@@ -25,7 +27,7 @@ struct SimulateCommand: AsyncParsableCommand {
     @Argument(help: "Opus messages written by `voicemsg encode`.", completion: .file())
     var messages: [String]
 
-    @Option(help: "The run's planned length, such as 10km or 21.1km (default: the track's length).",
+    @Option(help: "The run's planned length, such as 10km or 21.1km; needed by relative markers (50%, finish, finish-1km).",
             transform: RunDistance.init(parsing:))
     var plannedDistance: RunDistance?
 
@@ -55,9 +57,15 @@ struct SimulateCommand: AsyncParsableCommand {
     }
 
     private func simulate() throws {
-        let fixes = try GPXReader.read(contentsOfFile: gpx).fixes(pace: pace)
-        let planned = plannedDistance?.meters ?? RunSimulator.trackedDistance(of: fixes)
         let loaded = try messages.map { try Self.loadMessage($0, withSamples: mixdown != nil) }
+        // The README promises a clear error here, not a silent guess: the track's length is
+        // what was run, not what was planned, and a 50% marker placed on it moves with it.
+        if plannedDistance == nil, let relative = loaded.first(where: { $0.marker.isRelative }) {
+            printError("\(relative.file): marker '\(relative.marker.canonical)' is relative to the run's length; give --planned-distance, such as --planned-distance 10km")
+            throw ExitCode.validationFailure
+        }
+        let fixes = try GPXReader.read(contentsOfFile: gpx).fixes(pace: pace)
+        let planned = plannedDistance?.meters
         let timeline = try RunSimulator.simulate(
             fixes: fixes, messages: loaded,
             configuration: .init(scheduler: .init(plannedDistance: planned)))
@@ -74,7 +82,7 @@ struct SimulateCommand: AsyncParsableCommand {
         if json {
             try JSONOutput.print([SimulationJSON(timeline)])
         } else {
-            print(Self.table(timeline, plannedFromTrack: plannedDistance == nil))
+            print(Self.table(timeline))
         }
     }
 
@@ -104,25 +112,35 @@ struct SimulateCommand: AsyncParsableCommand {
         }
     }
 
-    static func table(_ timeline: RunSimulator.Timeline, plannedFromTrack: Bool) -> String {
+    static func table(_ timeline: RunSimulator.Timeline) -> String {
         func clock(_ seconds: Double) -> String {
             let total = Int(seconds.rounded())
             return total >= 3600
                 ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
                 : String(format: "%d:%02d", total / 60, total % 60)
         }
+        let planned = timeline.plannedDistanceMeters.map { String(format: "planned %.0f m", $0) } ?? "no planned distance"
         var lines = [String(
-            format: "run: %.0f m in %@; planned %.0f m%@",
-            timeline.distanceMeters, clock(timeline.durationSeconds), timeline.plannedDistanceMeters ?? 0,
-            plannedFromTrack ? " (the track's length)" : "")]
+            format: "run: %.0f m in %@; %@", timeline.distanceMeters, clock(timeline.durationSeconds), planned)]
         let header = ["file", "sender", "marker", "marker m", "start", "start m", "end", "late m", "path late m"]
         var rows = [header]
+        // A message whose marker the run never reached is not late: it played when the run
+        // ended, so its lateness would only measure how short the run fell.
+        var notes: [String] = []
         for play in timeline.plays {
+            // (A message still waiting for its turn when the run ended was reached: it is late.)
+            let reached = play.reason != .runEnded || play.startMeters >= play.markerMeters
             rows.append([
                 PrintableText.escaped(play.file), PrintableText.escaped(play.sender ?? "-"), PrintableText.escaped(play.marker), String(format: "%.0f", play.markerMeters),
                 clock(play.startSeconds), String(format: "%.0f", play.startMeters), clock(play.endSeconds),
-                String(format: "%+.1f", play.latenessMeters), String(format: "%+.1f", play.pathLatenessMeters),
+                reached ? String(format: "%+.1f", play.latenessMeters) : "short*",
+                reached ? String(format: "%+.1f", play.pathLatenessMeters) : "short*",
             ])
+            if !reached {
+                notes.append(String(
+                    format: "* %@: the run ended at %.0f m, %.0f m short of its marker at %.0f m, so it played at the end of the run.",
+                    PrintableText.escaped(play.file), play.startMeters, play.markerMeters - play.startMeters, play.markerMeters))
+            }
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         for row in rows {
@@ -134,6 +152,9 @@ struct SimulateCommand: AsyncParsableCommand {
         for missing in timeline.unplayed {
             lines.append("not played: \(missing.file) at \(missing.marker) (\(Int(missing.markerMeters)) m)")
         }
+        lines.append("late m: metres past the marker when the message started, by the tracker's distance; "
+            + "path late m: the same along the track's own points. Negative: it started early, by the scheduler's lead.")
+        lines += notes
         return lines.joined(separator: "\n")
     }
 }

@@ -131,7 +131,8 @@ public struct MessagePipeline: Sendable {
                     gainDB: normalized.gainDB, isGainCapped: normalized.isGainCapped,
                     limiterCeilingDB: limiterCeiling,
                     limiterMaximumReductionDB: normalized.limiter.maximumReductionDB,
-                    encodePasses: pass)
+                    encodePasses: pass, truePeakCeilingDB: settings.truePeakCeiling,
+                    isTruePeakAboveCeiling: decodedPeak > settings.truePeakCeiling)
                 let output = MessageReport.Output(
                     durationSeconds: stream.durationSeconds, sampleCount: stream.validSampleCount,
                     preSkip: stream.preSkip, packets: stream.packets.count)

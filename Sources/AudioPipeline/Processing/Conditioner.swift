@@ -7,6 +7,9 @@ public struct Conditioner: Sendable {
     public struct Configuration: Sendable, Equatable {
         /// High-pass cutoff in Hz. Default: 75 Hz. Zero disables the filter.
         public var highPassHz: Double = 75
+        /// The cutoffs that make sense, in Hz: 0 (off) up to 300; above that the filter takes
+        /// the voice's own fundamental.
+        public static let highPassRange = 0.0...300.0
         /// 1 (6 dB/octave) or 2 (Butterworth, 12 dB/octave). Default: 1. The steeper filter
         /// also takes the low end of a noisy room, and PESQ-WB holds that against the
         /// message: on the bench's noisy message it cost 0.05-0.1 more than bare Opus.

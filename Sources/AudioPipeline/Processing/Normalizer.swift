@@ -43,6 +43,12 @@ public struct Normalizer: Sendable {
         public var limiterMaximumReductionDB: Double
         /// How many encodes it took for the decoded output to meet the targets.
         public var encodePasses: Int
+        /// The true-peak ceiling the decoded output was held to, in dBTP.
+        public var truePeakCeilingDB: Double? = nil
+        /// True when the decoded output's true peak is still above `truePeakCeilingDB` after
+        /// the last encode pass: at a low bitrate the codec's own overshoot can outgrow every
+        /// dip. The message is written, but it does not meet its ceiling, and says so.
+        public var isTruePeakAboveCeiling: Bool = false
     }
 
     public var configuration: Configuration

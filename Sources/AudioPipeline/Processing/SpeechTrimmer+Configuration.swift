@@ -54,6 +54,10 @@ extension SpeechTrimmer {
         /// `noiseSpreadFactor`), keeping the same distance above it.
         public var enterThreshold: Double = 8
 
+        /// The enter thresholds that make sense, in dB: above 0 (speech must rise above the
+        /// floor) and at most 40 (no voice rises further above a room's noise).
+        public static let enterThresholdRange = 0.5...40.0
+
         /// How far above the noise floor (dB) a frame must stay to continue speech, and how far
         /// the edges are extended outwards, at least. Default 3 dB. Lower than `enterThreshold`
         /// (hysteresis), so weak onsets and decaying word ends are kept once speech is certain.

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+
+/// What a newcomer stumbled on while following the README (issue 15), each run through the
+/// built `voicemsg`, with ffprobe and ffmpeg judging the files. Every test here failed on main
+/// before issue 15's fixes (f828f2e) and passes after, except `negativeValuesInRangeAreAccepted`,
+/// the control that the uniform parsing still takes the negative values that always worked.
+@Suite struct ReadmeStumbleTests {
+    /// The README's batch example, `--output-dir out/`, failed on a fresh checkout: the folder
+    /// was not created.
+    @Test func outputDirIsCreated() throws {
+        let folder = try Fixtures.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out/nested").path + "/"
+        let result = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), try Fixtures.speechWAV(lead: 1, tail: 1),
+                                               "--output-dir", out, "--marker", "5km"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(written == ["speech-0.5-1.0.opus", "speech-1.0-1.0.opus"])
+        for name in written {
+            #expect(try Self.probe(out + name) == "ogg opus", "\(name)")
+        }
+    }
+
+    /// `encode -o mum.caf` without `--format caf` wrote Ogg into a `.caf` file. The container
+    /// now follows the extension unless --format says otherwise; ffprobe judges what was written.
+    @Test(arguments: [
+        ("mum.caf", nil, "caf opus"),
+        ("mum.opus", nil, "ogg opus"),
+        ("mum.ogg", nil, "ogg opus"),
+        ("mum.bin", "caf", "caf opus"),
+        ("mum.caf", "caf", "caf opus"),
+    ] as [(String, String?, String)])
+    func containerFollowsTheExtension(_ name: String, _ format: String?, _ expected: String) throws {
+        let folder = try Fixtures.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent(name).path
+        let result = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker", "5km"]
+                                              + (format.map { ["--format", $0] } ?? []))
+        try #require(result.status == 0, "\(result.standardError)")
+        #expect(try Self.probe(output) == expected, "-o \(name) --format \(format ?? "-")")
+    }
+
+    /// A contradiction between -o's extension and --format is refused, and nothing is written.
+    @Test(arguments: [("mum.caf", "ogg"), ("mum.opus", "caf"), ("mum.oga", "caf")])
+    func containerContradictionIsRefused(_ name: String, _ format: String) throws {
+        let folder = try Fixtures.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent(name).path
+        let result = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker", "5km", "--format", format])
+        #expect(result.status == 64)
+        let first = try #require(result.errorLines.first)
+        #expect(first.hasPrefix("Error: -o \(output)") && first.contains("--format \(format)"), "\(first)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    /// `--target-lufs -20` worked while `--max-gain -3` and `--pad-before -10` answered "Missing
+    /// value": every numeric option now reads a negative number as its value, then its range
+    /// check answers, naming the option.
+    @Test(arguments: [
+        (["--max-gain", "-3"], "Error: --max-gain cannot be negative."),
+        (["--pad-before", "-10"], "Error: --pad-before cannot be negative."),
+        (["--pad-after", "-10"], "Error: --pad-after cannot be negative."),
+        (["--min-speech", "-5"], "Error: --min-speech cannot be negative."),
+        (["--speech-threshold", "-3"], "Error: --speech-threshold must be within 0.5...40 dB."),
+        (["--highpass", "-5"], "Error: --highpass must be within 0...300 Hz (0 disables it)."),
+        (["--bitrate", "-24"], "Error: --bitrate must be within 6...510 kb/s."),
+        (["--complexity", "-1"], "Error: --complexity must be within 0...10."),
+        (["--frame-ms", "-20"], "Error: --frame-ms must be 10, 20, 40 or 60."),
+        (["--true-peak", "-30"], "Error: --true-peak must be within -20...0 dBTP."),
+    ])
+    func negativeValuesAreValuesThenRangeChecked(_ option: [String], _ message: String) throws {
+        let folder = try Fixtures.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("out.opus").path
+        let spaced = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker", "5km"] + option)
+        #expect(spaced.status == 64)
+        #expect(spaced.errorLines.first == message, "\(option.joined(separator: " ")): \(spaced.standardError)")
+        // "--option=-3" is the same value, and meets the same check.
+        let joined = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker", "5km",
+                                               option.joined(separator: "=")])
+        #expect(joined.status == 64)
+        #expect(joined.errorLines.first == message, "\(option.joined(separator: "=")): \(joined.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    /// Negative values inside the ranges are taken, spaced as `--target-lufs -20` always was.
+    @Test func negativeValuesInRangeAreAccepted() throws {
+        let folder = try Fixtures.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("out.opus").path
+        let result = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker", "5km",
+                                               "--target-lufs", "-20", "--true-peak", "-3", "--json"])
+        try #require(result.status == 0, "\(result.standardError)")
+        // ffmpeg judges that the values took effect.
+        let judge = try FFmpegLevels.measure(output)
+        #expect(abs(judge.integratedLoudness - -20) <= 0.5, "\(judge)")
+        #expect(judge.truePeak <= -3 + 0.1, "\(judge)")
+    }
+
+    /// simulate's table said neither what a negative "late m" means nor why the finish message
+    /// was hundreds of metres "late" when the run ended short of the plan.
+    @Test func simulateTableExplainsItself() throws {
+        let folder = try Fixtures.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let finish = folder.appendingPathComponent("finish.opus").path
+        let encode = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", finish, "--marker", "finish"])
+        try #require(encode.status == 0, "\(encode.standardError)")
+        // The track is about 12.2 km; a 15 km plan puts the finish where the run never gets.
+        let result = try CommandLine.voicemsg(["simulate", "--gpx", ReadmeClaimsTests.track, finish, "--planned-distance", "15km", "--json"])
+        try #require(result.status == 0, "\(result.standardError)")
+        let json = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
+        let ran = try #require(json["distanceMeters"] as? Double)
+        try #require(ran < 15_000, "the run must end short of the plan for this test")
+
+        let table = try CommandLine.voicemsg(["simulate", "--gpx", ReadmeClaimsTests.track, finish, "--planned-distance", "15km"]).text
+        print(table)
+        let lines = table.split(separator: "\n").map(String.init)
+        let row = try #require(lines.first { $0.hasPrefix("finish.opus") })
+        #expect(!row.contains("+"), "a message the run never reached is not called late: \(row)")
+        #expect(lines.contains { $0.hasPrefix("late m:") && $0.contains("Negative") }, "a legend for late m")
+        let shortfall = Int((15_000 - ran).rounded())
+        #expect(lines.contains { $0.contains("finish.opus") && $0.contains("\(shortfall) m short") }, "a note says the run ended short")
+    }
+
+    /// `voicemsg serve --help` printed "USAGE: voicemsg-server serve", and --host did not say
+    /// that the default takes connections on every interface.
+    @Test func serveHelpNamesTheCommandAndTheHost() throws {
+        let help = try CommandLine.voicemsg(["serve", "--help"])
+        #expect(help.status == 0)
+        let text = help.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("USAGE: voicemsg serve"), "\(help.text)")
+        #expect(!text.contains("voicemsg-server serve"), "\(help.text)")
+        #expect(text.contains("--host <host> Address to listen on: 0.0.0.0 takes connections on every interface"), "\(text)")
+        #expect(text.contains("(default: 0.0.0.0)"))
+    }
+
+    /// The startup line said "1 workers".
+    @Test func serveStartupLineCountsWorkers() async throws {
+        let folder = try Fixtures.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("serve.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.executable)
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--workers", "1",
+                             "--data-dir", folder.appendingPathComponent("data").path]
+        process.standardError = try FileHandle(forWritingTo: log)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+        // Generous: a loaded full run has taken over 30 s to start a server.
+        let deadline = Date().addingTimeInterval(180)
+        var line: String?
+        while line == nil, process.isRunning, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            line = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").map(String.init)
+                .first { $0.contains("listening on") && $0.contains("voicemsg serve:") }
+        }
+        let startup = try #require(line, "no startup line: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        #expect(startup.hasSuffix("; 1 worker"), "\(startup)")
+    }
+
+    /// "ogg opus" or "caf opus": the container and codec as ffprobe reads them.
+    static func probe(_ path: String) throws -> String {
+        let result = try CommandLine.tool("ffprobe", ["-v", "error", "-show_entries", "format=format_name:stream=codec_name",
+                                                      "-of", "default=noprint_wrappers=1:nokey=1", path])
+        let values = result.text.split(separator: "\n").map(String.init)
+        // ffprobe prints the stream's codec, then the format's name.
+        return "\(values.last ?? "") \(values.first ?? "")"
+    }
+}
