@@ -38,9 +38,10 @@ struct ConstantVelocityFilter: Sendable, Codable, Equatable {
 
     /// Folds in a measured position with noise σ `noise` metres per axis.
     mutating func correct(east measuredEast: Double, north measuredNorth: Double, noise: Double) {
-        let innovationVariance = positionVariance + noise * noise
-        let positionGain = positionVariance / innovationVariance
-        let velocityGain = covariance / innovationVariance
+        // One division for both gains: it is the slowest step of the update.
+        let inverseInnovationVariance = 1 / (positionVariance + noise * noise)
+        let positionGain = positionVariance * inverseInnovationVariance
+        let velocityGain = covariance * inverseInnovationVariance
         let innovationEast = measuredEast - east
         let innovationNorth = measuredNorth - north
         east += positionGain * innovationEast
