@@ -1,9 +1,9 @@
 import Foundation
 
-/// Decodes any format libsndfile reads (WAV in all its encodings, FLAC, MP3, Ogg Vorbis,
-/// Ogg Opus, AIFF, CAF with PCM, ...) into mono Float samples at the source rate; and, in the
-/// isolated `voicemsg-decode` process (see `DecoderIsolation`), what it does not: WebM,
-/// MP4/M4A/3GP/MOV, ADTS AAC, AMR, CAF with AAC or ALAC, recognized by their first bytes.
+/// Decodes any format libsndfile reads (WAV in all its encodings, FLAC, Ogg Vorbis, Ogg Opus,
+/// AIFF, CAF with PCM, ...) into mono Float samples at the source rate; and, in the isolated
+/// `voicemsg-decode` process (see `DecoderIsolation`), what it does not, or not quietly: MP3,
+/// WebM, MP4/M4A/3GP/MOV, ADTS AAC, AMR, CAF with AAC or ALAC, recognized by their first bytes.
 public enum AudioDecoder {
     /// Decodes the file at `path`. Errors name the path.
     ///

@@ -30,15 +30,19 @@ public enum AudioSniffer {
         }
 
         /// Which decoder reads it: libsndfile in-process, FFmpeg in the isolated child, or
-        /// libsndfile first and the child when libsndfile refuses (CAF holding AAC or ALAC; an
-        /// MP3 libsndfile's mpg123 will not take).
+        /// libsndfile first and the child when libsndfile refuses (CAF holding AAC or ALAC).
+        ///
+        /// MP3 goes to the child: libsndfile decodes it with libmpg123, which prints its own
+        /// warnings ("Note: Illegal Audio-MPEG-Header ...", "Warning: Xing stream size off")
+        /// on the CLI's stderr and offers libsndfile no way to quiet them; FFmpeg's log is the
+        /// child's, and the child keeps it to itself.
         enum Reader { case libsndfile, libsndfileThenFFmpeg, ffmpeg }
 
         var reader: Reader {
             switch self {
             case .wav, .aiff, .au, .flac, .ogg: return .libsndfile
-            case .mp3, .caf: return .libsndfileThenFFmpeg
-            case .webm, .matroska, .mp4, .m4a, .threeGP, .quickTime, .adts, .amrNB, .amrWB: return .ffmpeg
+            case .caf: return .libsndfileThenFFmpeg
+            case .mp3, .webm, .matroska, .mp4, .m4a, .threeGP, .quickTime, .adts, .amrNB, .amrWB: return .ffmpeg
             }
         }
     }
