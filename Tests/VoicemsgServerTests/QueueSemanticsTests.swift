@@ -140,11 +140,14 @@ import Testing
             let (run, _, _) = try await makeRun(in: store)
             let message = try await enqueue(in: store, runID: run.id)
             let first = try #require(try await store.claim(workerID: "a", leaseSeconds: 30))
-            #expect(try await store.fail(first, error: "disk hiccup", retryAfterSeconds: 3))
+            // 8 s: long enough that a loaded machine (a full parallel run beside a build) still
+            // asks again before it is over; 3 s was not.
+            let failed = ContinuousClock.now
+            #expect(try await store.fail(first, error: "disk hiccup", retryAfterSeconds: 8))
             var record = try #require(try await store.message(id: message.id))
             #expect(record.status == .queued)
             #expect(try await store.claim(workerID: "a", leaseSeconds: 30) == nil, "not before the backoff")
-            try await Task.sleep(for: .milliseconds(3200))
+            try await Task.sleep(until: failed + .milliseconds(8200))
             let second = try #require(try await store.claim(workerID: "a", leaseSeconds: 30))
             #expect(second.attempt == 2)
             #expect(try await store.fail(second, error: "no speech found", retryAfterSeconds: nil))
