@@ -5,7 +5,7 @@ Scenarios: the 413 read by urllib; N concurrent 25 MB uploads with /healthz prob
 (peak RSS, statuses, healthz p99); 40 uploads stalled 400 bytes short (closed by the idle
 timeout; RSS afterwards). Not run in `make test`: it takes minutes and gigabytes of disk.
 """
-import json, os, socket, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
+import calendar, json, os, socket, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
 
 BIN = os.environ.get("VOICEMSG_BIN", ".build/debug/voicemsg")
 CLIENTS = int(os.environ.get("SOAK_CLIENTS", "100"))
@@ -20,11 +20,12 @@ def rss_kib(pid, field):
     return -1
 
 
-def start(data, extra):
-    log = open(os.path.join(data, "server.log"), "w+")
-    proc = subprocess.Popen([BIN, "serve", "--port", "0", "--host", "127.0.0.1", "--workers", "0",
-                             "--data-dir", os.path.join(data, "data"), "--idle-timeout-seconds", "5",
-                             "--uploads-per-minute-per-token", "100000"] + extra, stdout=log, stderr=log)
+def start(data, extra, data_dir=True, name="server.log"):
+    log = open(os.path.join(data, name), "w+")
+    where = ["--data-dir", os.path.join(data, "data")] if data_dir else []
+    proc = subprocess.Popen([BIN, "serve", "--port", "0", "--host", "127.0.0.1", "--workers", "0", *where,
+                             "--idle-timeout-seconds", "5", "--uploads-per-minute-per-token", "100000"] + extra,
+                            stdout=log, stderr=log)
     for _ in range(300):
         log.seek(0)
         text = log.read()
@@ -40,8 +41,8 @@ def create_run(port):
     return json.load(urllib.request.urlopen(req))
 
 
-def upload(port, run, body, timeout=120):
-    req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/runs/{run['id']}/messages?marker=1km", data=body,
+def upload(port, run, body, timeout=120, marker="1km"):
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/runs/{run['id']}/messages?marker={marker}", data=body,
                                  headers={"Authorization": "Bearer " + run["inviteToken"]})
     try:
         return urllib.request.urlopen(req, timeout=timeout).status
@@ -132,13 +133,152 @@ def probe_until_stdin_closes(port):
     print(" ".join(f"{x:.2f}" for x in latencies))
 
 
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Cluster:
+    """A PostgreSQL cluster of the scenario's own (scripts/pg-cluster.sh), to stop and start."""
+
+    def __init__(self, directory):
+        self.directory, self.port = directory, free_port()
+        self.url = f"postgres://voicemsg@127.0.0.1:{self.port}/postgres"
+        self.ctl("init")
+        self.start()
+
+    def ctl(self, *args):
+        subprocess.run(["scripts/pg-cluster.sh", args[0], self.directory, *args[1:]], check=True)
+
+    def start(self): self.ctl("start", str(self.port))
+    def stop(self): self.ctl("stop", "fast")
+    def remove(self): self.ctl("remove")
+
+    def sql(self, text):
+        return subprocess.run(["psql", self.url, "-Atqc", text], capture_output=True, text=True).stdout.split()
+
+
+def start_worker(data, url, name, concurrency=1, extra=()):
+    log = open(os.path.join(data, name + ".log"), "w+")
+    proc = subprocess.Popen([BIN, "worker", "--database", url, "--concurrency", str(concurrency), "--poll-seconds", "1",
+                             *extra], stdout=log, stderr=log)
+    proc.log_path = log.name
+    return proc
+
+
+def log_lines(proc, since=None, until=None):
+    """The worker's log lines, those stamped within [since, until] (epoch seconds) when given."""
+    lines = open(proc.log_path).read().splitlines()
+    if since is None:
+        return lines
+    kept = []
+    for line in lines:
+        try:
+            t = calendar.timegm(time.strptime(line[:19], "%Y-%m-%dT%H:%M:%S"))
+        except ValueError:
+            continue
+        if since - 1 <= t <= until + 1:
+            kept.append(line)
+    return kept
+
+
+def speech_samples():
+    names = ["samples/01-first-km-dead-air.wav", "samples/04-quiet-eight-km.wav", "samples/05-hot-finish-1km.wav",
+             "samples/03-five-km.mp3", "samples/06-finish-outdoors.ogg"]
+    return [open(n, "rb").read() for n in names]
+
+
+def wait_all_ready(cluster, count, within):
+    deadline = time.time() + within
+    while time.time() < deadline:
+        out = cluster.sql("select count(*) filter (where status = 'ready'), count(*) filter (where status = 'failed') "
+                          "from messages")
+        if out and (int(out[0].split("|")[0]) + int(out[0].split("|")[1])) >= count:
+            break
+        time.sleep(1)
+    return cluster.sql("select status, count(*) from messages group by status order by 1")
+
+
+def completions(procs):
+    """message id -> how many times a worker logged its completion."""
+    counts = {}
+    for proc in procs:
+        for line in log_lines(proc):
+            if "] completed" in line and "message=" in line:
+                mid = line.split("message=")[1].split()[0]
+                counts[mid] = counts.get(mid, 0) + 1
+    return counts
+
+
+def scenario_pg_down(data):
+    """PostgreSQL stopped OUTAGE s under 2 workers: log lines per worker, SIGTERM during the outage, all ready once."""
+    outage = float(os.environ.get("SOAK_PG_OUTAGE_SECONDS", "60"))
+    jobs = int(os.environ.get("SOAK_PG_JOBS", "20"))
+    cluster = Cluster(os.path.join(data, "pg-down"))
+    server, port = start(data, ["--database", cluster.url], data_dir=False)
+    procs = []
+    try:
+        run = create_run(port)
+        bodies = speech_samples()
+        statuses = [upload(port, run, bodies[i % len(bodies)], marker=f"{i + 1}km") for i in range(jobs)]
+        workers = [start_worker(data, cluster.url, f"pgdown-worker{i}") for i in range(2)]
+        procs += workers
+        while int(cluster.sql("select count(*) from messages where status = 'ready'")[0]) < 3:
+            time.sleep(0.5)
+        down_at = time.time()
+        cluster.stop()
+        time.sleep(outage / 2)
+        # SIGTERM to one worker while PostgreSQL is still down.
+        term_at = time.time()
+        workers[0].terminate()
+        term_status = workers[0].wait(timeout=120)
+        term_seconds = time.time() - term_at
+        time.sleep(max(0, outage - (time.time() - down_at)))
+        cluster.start()
+        up_at = time.time()
+        procs.append(start_worker(data, cluster.url, "pgdown-worker2"))
+        counts = wait_all_ready(cluster, jobs, 300)
+        ready_at = time.time()
+        during = [len(log_lines(w, down_at, up_at)) for w in workers]
+        after = len([l for l in log_lines(workers[1], up_at, ready_at) if "reachable again" in l])
+        done = completions(procs)
+        twice = sum(1 for v in done.values() if v > 1)
+        results = cluster.sql("select count(*) from results")
+        print(f"PostgreSQL down {outage:.0f} s under 2 workers, {jobs} jobs (uploads {dict((s, statuses.count(s)) for s in set(statuses))}): "
+              f"log lines during the outage per worker {during}; "
+              f"SIGTERM during the outage: exit {term_status} in {term_seconds:.2f} s; "
+              f"surviving worker logged the end {after} time(s); all settled {ready_at - up_at:.1f} s after PostgreSQL returned; "
+              f"statuses {counts}; results stored {results}; jobs completed more than once {twice}")
+        for w in workers:
+            for line in log_lines(w, down_at, up_at):
+                print("    " + os.path.basename(w.log_path) + ": " + line[:200])
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()
+                p.wait(timeout=60)
+        server.terminate()
+        server.wait(timeout=60)
+        cluster.remove()
+
+
+SCENARIOS = ["413", "stalled", "load", "pgdown"]
+
+
 def main():
+    chosen = [a for a in sys.argv[1:]] or SCENARIOS
     with tempfile.TemporaryDirectory() as data:
+        if "pgdown" in chosen:
+            scenario_pg_down(data)
+        if not set(chosen) & {"413", "stalled", "load"}:
+            return
         proc, port = start(data, [])
         try:
             run = create_run(port)
-            scenario_413(port, run, data)
-            scenario_stalled(port, run, proc.pid)
+            if "413" in chosen: scenario_413(port, run, data)
+            if "stalled" in chosen: scenario_stalled(port, run, proc.pid)
+            if "load" not in chosen: return
             accepted = scenario_load(port, run, proc.pid)
             out = subprocess.run(["sqlite3", os.path.join(data, "data", "voicemsg.sqlite"),
                                   "select count(*) from messages; pragma integrity_check;"],
