@@ -263,7 +263,66 @@ def scenario_pg_down(data):
         cluster.remove()
 
 
-SCENARIOS = ["413", "stalled", "load", "pgdown"]
+def long_recording(data, seconds=540):
+    """A 9-minute speech recording: the samples looped, 16 kHz mono WAV."""
+    path = os.path.join(data, "nine-minutes.wav")
+    if not os.path.exists(path):
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-stream_loop", "-1", "-i", "samples/05-hot-finish-1km.wav",
+                        "-t", str(seconds), "-ac", "1", "-ar", "16000", path], check=True)
+    return open(path, "rb").read()
+
+
+def probe(port, count, interval=0.05):
+    latencies = []
+    for _ in range(count):
+        t = time.time()
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=60).read()
+            latencies.append((time.time() - t) * 1000)
+        except Exception:
+            latencies.append(float("inf"))
+        time.sleep(interval)
+    return latencies
+
+
+def scenario_busy(data):
+    """Every worker encodes a 9-minute recording while /healthz is probed 200 times."""
+    workers = int(os.environ.get("SOAK_WORKERS", str(os.cpu_count() or 2)))
+    server, port = start(data, ["--workers", str(workers), "--max-upload-bytes", str(64 << 20),
+                                "--data-dir", os.path.join(data, "busy-data")], data_dir=False, name="busy-server.log")
+    try:
+        run = create_run(port)
+        body = long_recording(data)
+        idle = probe(port, 40)
+        ids = []
+        for i in range(workers):
+            req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/runs/{run['id']}/messages?marker={i + 1}km",
+                                         data=body, headers={"Authorization": "Bearer " + run["inviteToken"]})
+            ids.append(json.load(urllib.request.urlopen(req, timeout=120))["id"])
+        def statuses():
+            out = []
+            for mid in ids:
+                req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/messages/{mid}",
+                                             headers={"Authorization": "Bearer " + run["inviteToken"]})
+                out.append(json.load(urllib.request.urlopen(req, timeout=60))["status"])
+            return out
+        while statuses().count("processing") < workers:
+            time.sleep(0.2)
+        started = time.time()
+        busy = probe(port, 200)
+        probed = time.time() - started
+        during = statuses()
+        while any(s in ("queued", "processing") for s in statuses()):
+            time.sleep(1)
+        print(f"busy workers: {workers} workers each encoding a {len(body) // 32000} s recording; healthz idle p99 "
+              f"{p99(idle):.1f} ms; 200 probes while busy (statuses at the end {during}) in {probed:.1f} s: "
+              f"p50 {sorted(busy)[100]:.1f} ms, p99 {p99(busy):.1f} ms, max {max(busy):.1f} ms; final {statuses()}")
+    finally:
+        server.terminate()
+        server.wait(timeout=120)
+
+
+SCENARIOS = ["413", "stalled", "load", "pgdown", "busy"]
 
 
 def main():
@@ -271,6 +330,8 @@ def main():
     with tempfile.TemporaryDirectory() as data:
         if "pgdown" in chosen:
             scenario_pg_down(data)
+        if "busy" in chosen:
+            scenario_busy(data)
         if not set(chosen) & {"413", "stalled", "load"}:
             return
         proc, port = start(data, [])

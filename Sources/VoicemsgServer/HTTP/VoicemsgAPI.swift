@@ -96,14 +96,17 @@ public struct VoicemsgAPI: Sendable {
             throw HTTPError(.badRequest, message: "Idempotency-Key must have 1 to 200 characters")
         }
         try await admission.admit(runID: run.id, tokenHash: try Self.credential(context).tokenHash, store: store)
-        let original = try await readBody(request)
+        let spooled = try await spoolBody(request)
+        defer { try? FileManager.default.removeItem(at: spooled.file) }
         // Refused now, by its first bytes, rather than accepted and failed by a worker later.
-        if let refusal = AudioSniffer.refusal(prefix: original.prefix(AudioSniffer.prefixLength)) {
+        if let refusal = AudioSniffer.refusal(prefix: spooled.prefix) {
             throw HTTPError(.unsupportedMediaType, message: refusal)
         }
+        // Mapped, not read: the pages are read from the file only as the store copies them.
+        let original = try Data(contentsOf: spooled.file, options: .alwaysMapped)
 
         let fingerprint = IdempotencyFingerprint.make(
-            bodySHA256: IdempotencyFingerprint.bodySHA256(original), marker: marker.canonical, sender: sender)
+            bodySHA256: spooled.sha256, marker: marker.canonical, sender: sender)
         let senderToken = SecureIdentifier.makeToken()
         let newID = SecureIdentifier.makeID()
         let record = try await store.queue.enqueue(
@@ -124,15 +127,15 @@ public struct VoicemsgAPI: Sendable {
             response: UploadResponse(id: record.id, status: record.status, senderToken: created ? senderToken : nil))
     }
 
-    /// Spools the streamed body to disk (refusing it with 413 past the limit), then reads the
-    /// whole file mapped, so a slow or stalled upload holds no memory while it arrives.
-    func readBody(_ request: Request) async throws -> Data {
-        let spooler = UploadSpooler(
+    /// Spools the streamed body to disk (refusing it with 413 past the limit), hashing it and
+    /// keeping its first bytes as it goes, so a slow or stalled upload holds no memory while it
+    /// arrives and the whole body is never read back to be checked.
+    func spoolBody(_ request: Request) async throws -> UploadSpooler.Spooled {
+        var spooler = UploadSpooler(
             directory: configuration.spoolDirectory, limit: configuration.maxUploadBytes)
-        let file = try await spooler.spool(
+        spooler.prefixLength = AudioSniffer.prefixLength
+        return try await spooler.spool(
             request.body, declaredLength: request.headers[.contentLength].flatMap(Int.init))
-        defer { try? FileManager.default.removeItem(at: file) }
-        return try Data(contentsOf: file, options: .alwaysMapped)
     }
 
     func manifest(_ request: Request, _ context: VoicemsgRequestContext) async throws -> ManifestResponse {

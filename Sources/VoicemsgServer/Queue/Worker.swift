@@ -187,7 +187,11 @@ struct Worker: Sendable {
             messageID: claim.messageID, runID: claim.runID, runTitle: claim.runTitle,
             marker: claim.marker, sender: claim.sender, original: claim.original)
         do {
-            return .success(try await pool.threads.runIfActive { try processor.process(input) })
+            return .success(
+                try await pool.threads.runIfActive {
+                    BackgroundPriority.lowerCurrentThread()
+                    return try processor.process(input)
+                })
         } catch {
             return .failure(error)
         }
