@@ -5,7 +5,7 @@ Scenarios: the 413 read by urllib; N concurrent 25 MB uploads with /healthz prob
 (peak RSS, statuses, healthz p99); 40 uploads stalled 400 bytes short (closed by the idle
 timeout; RSS afterwards). Not run in `make test`: it takes minutes and gigabytes of disk.
 """
-import calendar, json, os, socket, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
+import calendar, json, os, random, socket, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
 
 BIN = os.environ.get("VOICEMSG_BIN", ".build/debug/voicemsg")
 CLIENTS = int(os.environ.get("SOAK_CLIENTS", "100"))
@@ -322,7 +322,150 @@ def scenario_busy(data):
         server.wait(timeout=120)
 
 
-SCENARIOS = ["413", "stalled", "load", "pgdown", "busy"]
+def status_of(port, run, mid):
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/messages/{mid}",
+                                 headers={"Authorization": "Bearer " + run["ownerToken"]})
+    try:
+        return json.load(urllib.request.urlopen(req, timeout=60))["status"]
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+def scenario_killed(data):
+    """The SQLite server SIGKILLed and restarted 20 times under 500 uploads from 8 clients."""
+    uploads = int(os.environ.get("SOAK_KILL_UPLOADS", "500"))
+    kills = int(os.environ.get("SOAK_KILLS", "20"))
+    port = free_port()
+    folder = os.path.join(data, "killed-data")
+    args = ["--port", str(port), "--workers", "2", "--lease-seconds", "10", "--data-dir", folder]
+    logs, servers = [], []
+
+    def launch():
+        server, _ = start(data, args, data_dir=False, name=f"killed-server{len(logs)}.log")
+        logs.append(os.path.join(data, f"killed-server{len(logs)}.log"))
+        servers.append(server)
+        return server
+
+    server = launch()
+    run = create_run(port)
+    bodies = speech_samples()
+    lock, accepted, cut = threading.Lock(), {}, []
+    per_client = uploads // 8
+
+    def client(c):
+        for i in range(per_client):
+            sender = f"c{c}-{i}"
+            req = urllib.request.Request(
+                f"http://127.0.0.1:{port}/v1/runs/{run['id']}/messages?marker={c + 1}km&sender={sender}",
+                data=bodies[(c + i) % len(bodies)], headers={"Authorization": "Bearer " + run["inviteToken"]})
+            try:
+                answer = json.load(urllib.request.urlopen(req, timeout=60))
+                with lock: accepted[sender] = answer["id"]
+            except Exception:
+                with lock: cut.append(sender)
+                time.sleep(0.3)
+
+    threads = [threading.Thread(target=client, args=(c,)) for c in range(8)]
+    started = time.time()
+    for t in threads: t.start()
+    for _ in range(kills):
+        time.sleep(random.uniform(0.5, 2.5))
+        server.kill()
+        server.wait()
+        server = launch()
+    for t in threads: t.join()
+    upload_seconds = time.time() - started
+    # Every accepted message ends ready: wait for the last server's workers.
+    deadline = time.time() + float(os.environ.get("SOAK_KILL_DRAIN_SECONDS", "1800"))
+    pending = dict(accepted)
+    final = {}
+    while pending and time.time() < deadline:
+        for sender, mid in list(pending.items()):
+            st = status_of(port, run, mid)
+            if st in ("ready", "failed", 404):
+                final[sender] = st
+                del pending[sender]
+        time.sleep(2)
+    server.terminate()
+    exit_status = server.wait(timeout=120)
+    db = os.path.join(folder, "voicemsg.sqlite")
+    rows = subprocess.run(["sqlite3", db, "select sender, status from messages"], capture_output=True,
+                          text=True).stdout.split()
+    by_sender = {}
+    for row in rows:
+        sender, status = row.split("|")
+        by_sender.setdefault(sender, []).append(status)
+    integrity = subprocess.run(["sqlite3", db, "pragma integrity_check"], capture_output=True, text=True).stdout.strip()
+    completions = {}
+    for path in logs:
+        for line in open(path).read().splitlines():
+            if "] completed" in line and "message=" in line:
+                mid = line.split("message=")[1].split()[0]
+                completions[mid] = completions.get(mid, 0) + 1
+    ready = sum(1 for st in final.values() if st == "ready")
+    twice = sum(1 for n in completions.values() if n > 1)
+    duplicated = sum(1 for v in by_sender.values() if len(v) > 1)
+    cut_left = sum(1 for sender in cut if sender in by_sender)
+    cut_partial = sum(1 for sender in cut if sender in by_sender and by_sender[sender][0] not in ("ready", "queued", "processing"))
+    spool = os.path.join(folder, "uploads-in-progress")
+    leftovers = len(os.listdir(spool)) if os.path.isdir(spool) else 0
+    print(f"killed mid-stream: {kills} SIGKILLs under {per_client * 8} uploads from 8 clients in {upload_seconds:.0f} s: "
+          f"202 {len(accepted)}, cut off {len(cut)}; of the 202s ready {ready}, other {len(accepted) - ready} "
+          f"({dict((v, list(final.values()).count(v)) for v in set(final.values()))}, never settled {len(pending)}); "
+          f"messages stored twice for one upload {duplicated}; completions logged twice {twice}; "
+          f"cut-off uploads that left a message {cut_left} (committed before the kill, answer lost; "
+          f"not whole: {cut_partial}); spool files left {leftovers}; integrity_check {integrity}; "
+          f"last server exit after SIGTERM {exit_status}")
+
+
+def scenario_disk_full(data):
+    """The data folder on a 64 MB tmpfs: 507 past the space, nothing half-written, recovery without restart."""
+    mount = os.path.join(data, "tmpfs")
+    os.makedirs(mount)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", mount], capture_output=True).returncode != 0:
+        print("disk full: SKIPPED: mounting a tmpfs is not allowed here (needs root)")
+        return
+    try:
+        server, port = start(data, ["--data-dir", os.path.join(mount, "data")], data_dir=False, name="full-server.log")
+        try:
+            run = create_run(port)
+            body = b"RIFF" + os.urandom(10 * 1000 * 1000 - 4)
+            ballast = os.path.join(mount, "ballast")
+            with open(ballast, "wb") as f:
+                f.write(b"\0" * (24 << 20))
+            statuses = []
+            for _ in range(12):
+                statuses.append(upload(port, run, body))
+                if statuses[-1] == 507:
+                    break
+            spool = os.path.join(mount, "data", "uploads-in-progress")
+            leftovers = len(os.listdir(spool)) if os.path.isdir(spool) else 0
+            db = os.path.join(mount, "data", "voicemsg.sqlite")
+            integrity = subprocess.run(["sqlite3", db, "pragma integrity_check"], capture_output=True, text=True).stdout.strip()
+            stored = subprocess.run(["sqlite3", db, "select count(*) from messages"], capture_output=True, text=True).stdout.strip()
+            # A delete on the full disk: SQLite needs room in its WAL even to delete.
+            mid = subprocess.run(["sqlite3", db, "select id from messages limit 1"], capture_output=True,
+                                 text=True).stdout.strip()
+            req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/messages/{mid}", method="DELETE",
+                                         headers={"Authorization": "Bearer " + run["ownerToken"]})
+            try:
+                delete_status = urllib.request.urlopen(req, timeout=60).status
+            except urllib.error.HTTPError as e:
+                delete_status = e.code
+            # Space returns: the ballast file goes.
+            os.remove(ballast)
+            again = upload(port, run, body)
+            print(f"disk full (64 MB tmpfs, 10 MB uploads): statuses {statuses}; spool files left {leftovers}; "
+                  f"stored {stored} messages; integrity_check {integrity}; DELETE of a message on the full disk: {delete_status}; "
+                  f"after a 24 MB file is deleted the next upload: {again} (same process)")
+        finally:
+            server.terminate()
+            server.wait(timeout=60)
+    finally:
+        subprocess.run(["umount", mount])
+
+
+SCENARIOS = ["413", "stalled", "load", "pgdown", "busy", "killed", "diskfull"]
 
 
 def main():
@@ -332,6 +475,10 @@ def main():
             scenario_pg_down(data)
         if "busy" in chosen:
             scenario_busy(data)
+        if "killed" in chosen:
+            scenario_killed(data)
+        if "diskfull" in chosen:
+            scenario_disk_full(data)
         if not set(chosen) & {"413", "stalled", "load"}:
             return
         proc, port = start(data, [])

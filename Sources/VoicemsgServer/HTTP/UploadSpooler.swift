@@ -119,7 +119,7 @@ struct UploadSpooler: Sendable {
     }
 
     /// 507: nothing was stored, and the client may try again once space returns.
-    private static let diskFull = HTTPError(
+    static let diskFull = HTTPError(
         HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
         message: "the server's disk is full; nothing was stored; try again later")
 

@@ -109,7 +109,7 @@ public struct VoicemsgAPI: Sendable {
             bodySHA256: spooled.sha256, marker: marker.canonical, sender: sender)
         let senderToken = SecureIdentifier.makeToken()
         let newID = SecureIdentifier.makeID()
-        let record = try await store.queue.enqueue(
+        let record = try await enqueueUnlessFull(
             NewMessage(
                 id: newID, runID: run.id, marker: marker.canonical,
                 markerMeters: markerMeters, sender: sender, idempotencyKey: idempotencyKey,
@@ -125,6 +125,16 @@ public struct VoicemsgAPI: Sendable {
         return EditedResponse(
             status: .accepted,
             response: UploadResponse(id: record.id, status: record.status, senderToken: created ? senderToken : nil))
+    }
+
+    /// Stores the message, answering 507 when the database's disk is full: the transaction
+    /// rolled back, nothing was stored, and the client may try again once space returns.
+    func enqueueUnlessFull(_ message: NewMessage, original: Data) async throws -> MessageRecord {
+        do {
+            return try await store.queue.enqueue(message, original: original)
+        } catch where StorageFull.matches(error) {
+            throw UploadSpooler.diskFull
+        }
     }
 
     /// Spools the streamed body to disk (refusing it with 413 past the limit), hashing it and
