@@ -465,7 +465,79 @@ def scenario_disk_full(data):
         subprocess.run(["umount", mount])
 
 
-SCENARIOS = ["413", "stalled", "load", "pgdown", "busy", "killed", "diskfull"]
+def scenario_pg_restart(data):
+    """PostgreSQL restarted twice while 4 worker processes drain 200 jobs."""
+    jobs = int(os.environ.get("SOAK_PG_RESTART_JOBS", "200"))
+    cluster = Cluster(os.path.join(data, "pg-restart"))
+    server, port = start(data, ["--database", cluster.url], data_dir=False, name="pgrestart-server.log")
+    procs = []
+    try:
+        run = create_run(port)
+        bodies = speech_samples()
+        statuses = [upload(port, run, bodies[i % len(bodies)], marker=f"{i % 40 + 1}km") for i in range(jobs)]
+        started = time.time()
+        procs += [start_worker(data, cluster.url, f"pgrestart-worker{i}") for i in range(4)]
+        restarts = []
+        for share in (0.25, 0.6):
+            while int(cluster.sql("select count(*) from messages where status = 'ready'")[0]) < jobs * share:
+                time.sleep(0.5)
+            t = time.time()
+            cluster.stop()
+            cluster.start()
+            restarts.append(f"{time.time() - t:.1f} s at {int(jobs * share)} ready")
+        counts = wait_all_ready(cluster, jobs, 1800)
+        done = completions(procs)
+        attempts = cluster.sql("select attempts, count(*) from messages group by attempts order by 1")
+        lines = [len(log_lines(p)) for p in procs]
+        print(f"PostgreSQL restarted twice ({'; '.join(restarts)}) under 4 workers draining {jobs} jobs "
+              f"(uploads {dict((s, statuses.count(s)) for s in set(statuses))}) in {time.time() - started:.0f} s: "
+              f"statuses {counts}; attempts {attempts}; results stored {cluster.sql('select count(*) from results')}; "
+              f"jobs completed more than once {sum(1 for v in done.values() if v > 1)}; "
+              f"worker processes alive {sum(1 for p in procs if p.poll() is None)}/4; log lines per worker {lines}")
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()
+                p.wait(timeout=60)
+        server.terminate()
+        server.wait(timeout=60)
+        cluster.remove()
+
+
+def scenario_short_leases(data):
+    """The shortest lease the flags allow, 2 workers on PostgreSQL, 30 real 60 s messages: 1 attempt each."""
+    jobs = int(os.environ.get("SOAK_LEASE_JOBS", "30"))
+    cluster = Cluster(os.path.join(data, "pg-lease"))
+    server, port = start(data, ["--database", cluster.url, "--max-upload-bytes", str(64 << 20)], data_dir=False,
+                         name="lease-server.log")
+    procs = []
+    try:
+        path = os.path.join(data, "sixty-seconds.wav")
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-stream_loop", "-1", "-i", "samples/05-hot-finish-1km.wav",
+                        "-t", "60", "-ac", "1", "-ar", "16000", path], check=True)
+        body = open(path, "rb").read()
+        run = create_run(port)
+        statuses = [upload(port, run, body, marker=f"{i + 1}km") for i in range(jobs)]
+        started = time.time()
+        procs += [start_worker(data, cluster.url, f"lease-worker{i}", extra=("--lease-seconds", "10"))
+                  for i in range(2)]
+        counts = wait_all_ready(cluster, jobs, 3600)
+        attempts = cluster.sql("select attempts, count(*) from messages group by attempts order by 1")
+        lost = sum(1 for p in procs for l in log_lines(p) if "lease lost" in l)
+        print(f"short leases (--lease-seconds 10, the shortest allowed; 2 workers on PostgreSQL; {jobs} x 60 s messages, "
+              f"uploads {dict((s, statuses.count(s)) for s in set(statuses))}) in {time.time() - started:.0f} s: "
+              f"statuses {counts}; attempts|jobs {attempts}; 'lease lost' lines {lost}")
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()
+                p.wait(timeout=60)
+        server.terminate()
+        server.wait(timeout=60)
+        cluster.remove()
+
+
+SCENARIOS = ["413", "stalled", "load", "pgdown", "busy", "killed", "diskfull", "pgrestart", "leases"]
 
 
 def main():
@@ -479,6 +551,10 @@ def main():
             scenario_killed(data)
         if "diskfull" in chosen:
             scenario_disk_full(data)
+        if "pgrestart" in chosen:
+            scenario_pg_restart(data)
+        if "leases" in chosen:
+            scenario_short_leases(data)
         if not set(chosen) & {"413", "stalled", "load"}:
             return
         proc, port = start(data, [])
