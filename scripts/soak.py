@@ -1,9 +1,18 @@
 #!/usr/bin/env python3
-"""Soak scenarios of issue 13 against a real `voicemsg serve` (SQLite, no workers), printing figures.
+"""Soak scenarios of issue 13 against real servers and workers on loopback, printing figures.
 
-Scenarios: the 413 read by urllib; N concurrent 25 MB uploads with /healthz probed throughout
-(peak RSS, statuses, healthz p99); 40 uploads stalled 400 bytes short (closed by the idle
-timeout; RSS afterwards). Not run in `make test`: it takes minutes and gigabytes of disk.
+  scripts/soak.sh [413 stalled load pgdown busy killed diskfull pgrestart leases]   (all by default)
+
+413: the 413 read by urllib. stalled: 40 uploads stalled 400 bytes short (closed by the idle
+timeout; RSS afterwards). load: N concurrent 25 MB uploads with /healthz probed throughout (peak
+RSS, statuses, healthz p99). pgdown: PostgreSQL (a cluster of the scenario's own,
+scripts/pg-cluster.sh) stopped 60 s under 2 workers: log lines, SIGTERM during the outage, every
+job ready once. busy: every worker encodes a 9-minute recording while /healthz is probed 200
+times. killed: the SQLite server SIGKILLed 20 times under 500 uploads from 8 clients. diskfull:
+the data folder on a 64 MB tmpfs (skipped where mounting is not allowed). pgrestart: PostgreSQL
+restarted twice under 4 workers draining 200 jobs. leases: the shortest lease, 2 workers on
+PostgreSQL, 30 real 60 s messages. Not run in `make test`: it takes many minutes and gigabytes
+of disk.
 """
 import calendar, json, os, random, socket, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
 
@@ -77,14 +86,27 @@ def scenario_load(port, run, pid):
     before = rss_kib(pid, "VmRSS")
     probe = subprocess.Popen([sys.executable, __file__, "--probe", str(port)], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, text=True)
+    peaks = {"RssAnon": 0, "RssFile": 0}
+
+    def sample():
+        while not stop.is_set():
+            for field in peaks:
+                peaks[field] = max(peaks[field], rss_kib(pid, field))
+            time.sleep(0.1)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
     started = time.time()
     threads = [threading.Thread(target=client) for _ in range(CLIENTS)]
     for t in threads: t.start()
     for t in threads: t.join()
+    stop.set()
+    sampler.join()
     probes = [float(x) for x in probe.communicate("")[0].split()]
     counts = {s: statuses.count(s) for s in set(statuses)}
     print(f"load: {CLIENTS} clients x {UPLOAD} B in {time.time() - started:.1f} s; statuses {counts}; "
-          f"RSS before {before // 1024} MiB, peak (VmHWM) {rss_kib(pid, 'VmHWM') // 1024} MiB; "
+          f"RSS before {before // 1024} MiB, peak (VmHWM) {rss_kib(pid, 'VmHWM') // 1024} MiB "
+          f"(sampled peaks: anonymous {peaks['RssAnon'] // 1024} MiB, file-backed {peaks['RssFile'] // 1024} MiB); "
           f"healthz {len(probes)} probes, p99 {p99(probes):.1f} ms, max {max(probes):.1f} ms")
     return counts.get(202, 0)
 

@@ -28,9 +28,9 @@ struct UploadSpooler: Sendable {
     let directory: URL
     let limit: Int
     /// Bytes gathered before one write: file writes and the final sync run on NIO's blocking
-    /// thread pool, never on the threads that serve requests, and a hop per 256 KiB keeps their
+    /// thread pool, never on the threads that serve requests, and a hop per 128 KiB keeps their
     /// cost low while a hundred uploads hold at most that much each.
-    var batchBytes = 256 * 1024
+    var batchBytes = 128 * 1024
     var prefixLength = 64
     /// How much more than the limit a refused body is read and discarded.
     var drainBytes = 64 * 1024 * 1024
@@ -67,7 +67,9 @@ struct UploadSpooler: Sendable {
         let directory = self.directory
         var hasher = SHA256()
         var prefix = Data()
-        var pending = ByteBuffer()
+        // Sized once: appending past a buffer's capacity doubles it, and a hundred uploads
+        // would each hold twice the batch.
+        var pending = ByteBufferAllocator().buffer(capacity: batchBytes)
         var written = 0
         func flush() async throws {
             guard pending.readableBytes > 0 else { return }
@@ -87,9 +89,9 @@ struct UploadSpooler: Sendable {
             if prefix.count < prefixLength {
                 prefix.append(contentsOf: chunk.readableBytesView.prefix(prefixLength - prefix.count))
             }
+            if pending.readableBytes + chunk.readableBytes > batchBytes { try await flush() }
             pending.writeImmutableBuffer(chunk)
             written += chunk.readableBytes
-            if pending.readableBytes >= batchBytes { try await flush() }
         }
         try await flush()
         guard written > 0 else {

@@ -102,8 +102,6 @@ public struct VoicemsgAPI: Sendable {
         if let refusal = AudioSniffer.refusal(prefix: spooled.prefix) {
             throw HTTPError(.unsupportedMediaType, message: refusal)
         }
-        // Mapped, not read: the pages are read from the file only as the store copies them.
-        let original = try Data(contentsOf: spooled.file, options: .alwaysMapped)
 
         let fingerprint = IdempotencyFingerprint.make(
             bodySHA256: spooled.sha256, marker: marker.canonical, sender: sender)
@@ -116,7 +114,7 @@ public struct VoicemsgAPI: Sendable {
                 maxAttempts: configuration.maxAttempts,
                 senderTokenHash: SecureIdentifier.hash(token: senderToken),
                 requestFingerprint: fingerprint),
-            original: original)
+            spooled: spooled)
         // A replay returns the first message, whose token is stored only as a hash.
         let created = record.id == newID
         if !created { try IdempotencyFingerprint.checkReplay(of: record, fingerprint: fingerprint) }
@@ -129,9 +127,9 @@ public struct VoicemsgAPI: Sendable {
 
     /// Stores the message, answering 507 when the database's disk is full: the transaction
     /// rolled back, nothing was stored, and the client may try again once space returns.
-    func enqueueUnlessFull(_ message: NewMessage, original: Data) async throws -> MessageRecord {
+    func enqueueUnlessFull(_ message: NewMessage, spooled: UploadSpooler.Spooled) async throws -> MessageRecord {
         do {
-            return try await store.queue.enqueue(message, original: original)
+            return try await store.queue.enqueue(message, originalFile: spooled.file, length: spooled.length)
         } catch where StorageFull.matches(error) {
             throw UploadSpooler.diskFull
         }
