@@ -62,13 +62,14 @@ bench: setup
 bench-thresholds: setup
 	SWIFT=$(SWIFT) scripts/bench-hot-paths.sh --update-thresholds
 
-# Issue 13's load, stalled-upload and 413 scenarios against a real server, printing figures
-# (peak RSS, statuses, healthz p99); minutes and gigabytes of disk, so not part of test.
+# Issue 13's scenarios (load, stalled uploads, the 413, busy workers, PostgreSQL down and
+# restarted, the server killed, a full disk, short leases) against real servers, printing
+# figures; SOAK="pgdown busy" runs only those. Many minutes and gigabytes of disk, so not in test.
 .PHONY: soak
 soak: setup
 	$(SWIFT) build --product voicemsg-server
 	$(SWIFT) build --product voicemsg
-	VOICEMSG_BIN="$$($(SWIFT) build --show-bin-path)/voicemsg" scripts/soak.sh
+	VOICEMSG_BIN="$$($(SWIFT) build --show-bin-path)/voicemsg" scripts/soak.sh $(SOAK)
 
 samples: setup
 	scripts/make-samples.sh

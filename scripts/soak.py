@@ -1,11 +1,20 @@
 #!/usr/bin/env python3
-"""Soak scenarios of issue 13 against a real `voicemsg serve` (SQLite, no workers), printing figures.
+"""Soak scenarios of issue 13 against real servers and workers on loopback, printing figures.
 
-Scenarios: the 413 read by urllib; N concurrent 25 MB uploads with /healthz probed throughout
-(peak RSS, statuses, healthz p99); 40 uploads stalled 400 bytes short (closed by the idle
-timeout; RSS afterwards). Not run in `make test`: it takes minutes and gigabytes of disk.
+  scripts/soak.sh [413 stalled load pgdown busy killed diskfull pgrestart leases]   (all by default)
+
+413: the 413 read by urllib. stalled: 40 uploads stalled 400 bytes short (closed by the idle
+timeout; RSS afterwards). load: N concurrent 25 MB uploads with /healthz probed throughout (peak
+RSS, statuses, healthz p99). pgdown: PostgreSQL (a cluster of the scenario's own,
+scripts/pg-cluster.sh) stopped 60 s under 2 workers: log lines, SIGTERM during the outage, every
+job ready once. busy: every worker encodes a 9-minute recording while /healthz is probed 200
+times. killed: the SQLite server SIGKILLed 20 times under 500 uploads from 8 clients. diskfull:
+the data folder on a 64 MB tmpfs (skipped where mounting is not allowed). pgrestart: PostgreSQL
+restarted twice under 4 workers draining 200 jobs. leases: the shortest lease, 2 workers on
+PostgreSQL, 30 real 60 s messages. Not run in `make test`: it takes many minutes and gigabytes
+of disk.
 """
-import json, os, socket, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
+import calendar, json, os, random, socket, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
 
 BIN = os.environ.get("VOICEMSG_BIN", ".build/debug/voicemsg")
 CLIENTS = int(os.environ.get("SOAK_CLIENTS", "100"))
@@ -20,11 +29,12 @@ def rss_kib(pid, field):
     return -1
 
 
-def start(data, extra):
-    log = open(os.path.join(data, "server.log"), "w+")
-    proc = subprocess.Popen([BIN, "serve", "--port", "0", "--host", "127.0.0.1", "--workers", "0",
-                             "--data-dir", os.path.join(data, "data"), "--idle-timeout-seconds", "5",
-                             "--uploads-per-minute-per-token", "100000"] + extra, stdout=log, stderr=log)
+def start(data, extra, data_dir=True, name="server.log"):
+    log = open(os.path.join(data, name), "w+")
+    where = ["--data-dir", os.path.join(data, "data")] if data_dir else []
+    proc = subprocess.Popen([BIN, "serve", "--port", "0", "--host", "127.0.0.1", "--workers", "0", *where,
+                             "--idle-timeout-seconds", "5", "--uploads-per-minute-per-token", "100000"] + extra,
+                            stdout=log, stderr=log)
     for _ in range(300):
         log.seek(0)
         text = log.read()
@@ -40,8 +50,8 @@ def create_run(port):
     return json.load(urllib.request.urlopen(req))
 
 
-def upload(port, run, body, timeout=120):
-    req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/runs/{run['id']}/messages?marker=1km", data=body,
+def upload(port, run, body, timeout=120, marker="1km"):
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/runs/{run['id']}/messages?marker={marker}", data=body,
                                  headers={"Authorization": "Bearer " + run["inviteToken"]})
     try:
         return urllib.request.urlopen(req, timeout=timeout).status
@@ -76,14 +86,27 @@ def scenario_load(port, run, pid):
     before = rss_kib(pid, "VmRSS")
     probe = subprocess.Popen([sys.executable, __file__, "--probe", str(port)], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, text=True)
+    peaks = {"RssAnon": 0, "RssFile": 0}
+
+    def sample():
+        while not stop.is_set():
+            for field in peaks:
+                peaks[field] = max(peaks[field], rss_kib(pid, field))
+            time.sleep(0.1)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
     started = time.time()
     threads = [threading.Thread(target=client) for _ in range(CLIENTS)]
     for t in threads: t.start()
     for t in threads: t.join()
+    stop.set()
+    sampler.join()
     probes = [float(x) for x in probe.communicate("")[0].split()]
     counts = {s: statuses.count(s) for s in set(statuses)}
     print(f"load: {CLIENTS} clients x {UPLOAD} B in {time.time() - started:.1f} s; statuses {counts}; "
-          f"RSS before {before // 1024} MiB, peak (VmHWM) {rss_kib(pid, 'VmHWM') // 1024} MiB; "
+          f"RSS before {before // 1024} MiB, peak (VmHWM) {rss_kib(pid, 'VmHWM') // 1024} MiB "
+          f"(sampled peaks: anonymous {peaks['RssAnon'] // 1024} MiB, file-backed {peaks['RssFile'] // 1024} MiB); "
           f"healthz {len(probes)} probes, p99 {p99(probes):.1f} ms, max {max(probes):.1f} ms")
     return counts.get(202, 0)
 
@@ -132,13 +155,436 @@ def probe_until_stdin_closes(port):
     print(" ".join(f"{x:.2f}" for x in latencies))
 
 
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Cluster:
+    """A PostgreSQL cluster of the scenario's own (scripts/pg-cluster.sh), to stop and start."""
+
+    def __init__(self, directory):
+        self.directory, self.port = directory, free_port()
+        self.url = f"postgres://voicemsg@127.0.0.1:{self.port}/postgres"
+        self.ctl("init")
+        self.start()
+
+    def ctl(self, *args):
+        subprocess.run(["scripts/pg-cluster.sh", args[0], self.directory, *args[1:]], check=True)
+
+    def start(self): self.ctl("start", str(self.port))
+    def stop(self): self.ctl("stop", "fast")
+    def remove(self): self.ctl("remove")
+
+    def sql(self, text):
+        return subprocess.run(["psql", self.url, "-Atqc", text], capture_output=True, text=True).stdout.split()
+
+
+def start_worker(data, url, name, concurrency=1, extra=()):
+    log = open(os.path.join(data, name + ".log"), "w+")
+    proc = subprocess.Popen([BIN, "worker", "--database", url, "--concurrency", str(concurrency), "--poll-seconds", "1",
+                             *extra], stdout=log, stderr=log)
+    proc.log_path = log.name
+    return proc
+
+
+def log_lines(proc, since=None, until=None):
+    """The worker's log lines, those stamped within [since, until] (epoch seconds) when given."""
+    lines = open(proc.log_path).read().splitlines()
+    if since is None:
+        return lines
+    kept = []
+    for line in lines:
+        try:
+            t = calendar.timegm(time.strptime(line[:19], "%Y-%m-%dT%H:%M:%S"))
+        except ValueError:
+            continue
+        if since - 1 <= t <= until + 1:
+            kept.append(line)
+    return kept
+
+
+def speech_samples():
+    names = ["samples/01-first-km-dead-air.wav", "samples/04-quiet-eight-km.wav", "samples/05-hot-finish-1km.wav",
+             "samples/03-five-km.mp3", "samples/06-finish-outdoors.ogg"]
+    return [open(n, "rb").read() for n in names]
+
+
+def wait_all_ready(cluster, count, within):
+    deadline = time.time() + within
+    while time.time() < deadline:
+        out = cluster.sql("select count(*) filter (where status = 'ready'), count(*) filter (where status = 'failed') "
+                          "from messages")
+        if out and (int(out[0].split("|")[0]) + int(out[0].split("|")[1])) >= count:
+            break
+        time.sleep(1)
+    return cluster.sql("select status, count(*) from messages group by status order by 1")
+
+
+def completions(procs):
+    """message id -> how many times a worker logged its completion."""
+    counts = {}
+    for proc in procs:
+        for line in log_lines(proc):
+            if "] completed" in line and "message=" in line:
+                mid = line.split("message=")[1].split()[0]
+                counts[mid] = counts.get(mid, 0) + 1
+    return counts
+
+
+def scenario_pg_down(data):
+    """PostgreSQL stopped OUTAGE s under 2 workers: log lines per worker, SIGTERM during the outage, all ready once."""
+    outage = float(os.environ.get("SOAK_PG_OUTAGE_SECONDS", "60"))
+    jobs = int(os.environ.get("SOAK_PG_JOBS", "20"))
+    cluster = Cluster(os.path.join(data, "pg-down"))
+    server, port = start(data, ["--database", cluster.url], data_dir=False)
+    procs = []
+    try:
+        run = create_run(port)
+        bodies = speech_samples()
+        statuses = [upload(port, run, bodies[i % len(bodies)], marker=f"{i + 1}km") for i in range(jobs)]
+        workers = [start_worker(data, cluster.url, f"pgdown-worker{i}") for i in range(2)]
+        procs += workers
+        while int(cluster.sql("select count(*) from messages where status = 'ready'")[0]) < 3:
+            time.sleep(0.5)
+        down_at = time.time()
+        cluster.stop()
+        time.sleep(outage / 2)
+        # SIGTERM to one worker while PostgreSQL is still down.
+        term_at = time.time()
+        workers[0].terminate()
+        term_status = workers[0].wait(timeout=120)
+        term_seconds = time.time() - term_at
+        time.sleep(max(0, outage - (time.time() - down_at)))
+        cluster.start()
+        up_at = time.time()
+        procs.append(start_worker(data, cluster.url, "pgdown-worker2"))
+        counts = wait_all_ready(cluster, jobs, 300)
+        ready_at = time.time()
+        during = [len(log_lines(w, down_at, up_at)) for w in workers]
+        after = len([l for l in log_lines(workers[1], up_at, ready_at) if "reachable again" in l])
+        done = completions(procs)
+        twice = sum(1 for v in done.values() if v > 1)
+        results = cluster.sql("select count(*) from results")
+        print(f"PostgreSQL down {outage:.0f} s under 2 workers, {jobs} jobs (uploads {dict((s, statuses.count(s)) for s in set(statuses))}): "
+              f"log lines during the outage per worker {during}; "
+              f"SIGTERM during the outage: exit {term_status} in {term_seconds:.2f} s; "
+              f"surviving worker logged the end {after} time(s); all settled {ready_at - up_at:.1f} s after PostgreSQL returned; "
+              f"statuses {counts}; results stored {results}; jobs completed more than once {twice}")
+        for w in workers:
+            for line in log_lines(w, down_at, up_at):
+                print("    " + os.path.basename(w.log_path) + ": " + line[:200])
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()
+                p.wait(timeout=60)
+        server.terminate()
+        server.wait(timeout=60)
+        cluster.remove()
+
+
+def long_recording(data, seconds=540):
+    """A 9-minute speech recording: the samples looped, 16 kHz mono WAV."""
+    path = os.path.join(data, "nine-minutes.wav")
+    if not os.path.exists(path):
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-stream_loop", "-1", "-i", "samples/05-hot-finish-1km.wav",
+                        "-t", str(seconds), "-ac", "1", "-ar", "16000", path], check=True)
+    return open(path, "rb").read()
+
+
+def probe(port, count, interval=0.05):
+    latencies = []
+    for _ in range(count):
+        t = time.time()
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=60).read()
+            latencies.append((time.time() - t) * 1000)
+        except Exception:
+            latencies.append(float("inf"))
+        time.sleep(interval)
+    return latencies
+
+
+def scenario_busy(data):
+    """Every worker encodes a 9-minute recording while /healthz is probed 200 times."""
+    workers = int(os.environ.get("SOAK_WORKERS", str(os.cpu_count() or 2)))
+    server, port = start(data, ["--workers", str(workers), "--max-upload-bytes", str(64 << 20),
+                                "--data-dir", os.path.join(data, "busy-data")], data_dir=False, name="busy-server.log")
+    try:
+        run = create_run(port)
+        body = long_recording(data)
+        idle = probe(port, 40)
+        ids = []
+        for i in range(workers):
+            req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/runs/{run['id']}/messages?marker={i + 1}km",
+                                         data=body, headers={"Authorization": "Bearer " + run["inviteToken"]})
+            ids.append(json.load(urllib.request.urlopen(req, timeout=120))["id"])
+        def statuses():
+            out = []
+            for mid in ids:
+                req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/messages/{mid}",
+                                             headers={"Authorization": "Bearer " + run["inviteToken"]})
+                out.append(json.load(urllib.request.urlopen(req, timeout=60))["status"])
+            return out
+        while statuses().count("processing") < workers:
+            time.sleep(0.2)
+        started = time.time()
+        busy = probe(port, 200)
+        probed = time.time() - started
+        during = statuses()
+        while any(s in ("queued", "processing") for s in statuses()):
+            time.sleep(1)
+        print(f"busy workers: {workers} workers each encoding a {len(body) // 32000} s recording; healthz idle p99 "
+              f"{p99(idle):.1f} ms; 200 probes while busy (statuses at the end {during}) in {probed:.1f} s: "
+              f"p50 {sorted(busy)[100]:.1f} ms, p99 {p99(busy):.1f} ms, max {max(busy):.1f} ms; final {statuses()}")
+    finally:
+        server.terminate()
+        server.wait(timeout=120)
+
+
+def status_of(port, run, mid):
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/messages/{mid}",
+                                 headers={"Authorization": "Bearer " + run["ownerToken"]})
+    try:
+        return json.load(urllib.request.urlopen(req, timeout=60))["status"]
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+def scenario_killed(data):
+    """The SQLite server SIGKILLed and restarted 20 times under 500 uploads from 8 clients."""
+    uploads = int(os.environ.get("SOAK_KILL_UPLOADS", "500"))
+    kills = int(os.environ.get("SOAK_KILLS", "20"))
+    port = free_port()
+    folder = os.path.join(data, "killed-data")
+    args = ["--port", str(port), "--workers", "2", "--lease-seconds", "10", "--data-dir", folder]
+    logs, servers = [], []
+
+    def launch():
+        server, _ = start(data, args, data_dir=False, name=f"killed-server{len(logs)}.log")
+        logs.append(os.path.join(data, f"killed-server{len(logs)}.log"))
+        servers.append(server)
+        return server
+
+    server = launch()
+    run = create_run(port)
+    bodies = speech_samples()
+    lock, accepted, cut = threading.Lock(), {}, []
+    per_client = uploads // 8
+
+    def client(c):
+        for i in range(per_client):
+            sender = f"c{c}-{i}"
+            req = urllib.request.Request(
+                f"http://127.0.0.1:{port}/v1/runs/{run['id']}/messages?marker={c + 1}km&sender={sender}",
+                data=bodies[(c + i) % len(bodies)], headers={"Authorization": "Bearer " + run["inviteToken"]})
+            try:
+                answer = json.load(urllib.request.urlopen(req, timeout=60))
+                with lock: accepted[sender] = answer["id"]
+            except Exception:
+                with lock: cut.append(sender)
+                time.sleep(0.3)
+
+    threads = [threading.Thread(target=client, args=(c,)) for c in range(8)]
+    started = time.time()
+    for t in threads: t.start()
+    for _ in range(kills):
+        time.sleep(random.uniform(0.5, 2.5))
+        server.kill()
+        server.wait()
+        server = launch()
+    for t in threads: t.join()
+    upload_seconds = time.time() - started
+    # Every accepted message ends ready: wait for the last server's workers.
+    deadline = time.time() + float(os.environ.get("SOAK_KILL_DRAIN_SECONDS", "1800"))
+    pending = dict(accepted)
+    final = {}
+    while pending and time.time() < deadline:
+        for sender, mid in list(pending.items()):
+            st = status_of(port, run, mid)
+            if st in ("ready", "failed", 404):
+                final[sender] = st
+                del pending[sender]
+        time.sleep(2)
+    server.terminate()
+    exit_status = server.wait(timeout=120)
+    db = os.path.join(folder, "voicemsg.sqlite")
+    rows = subprocess.run(["sqlite3", db, "select sender, status from messages"], capture_output=True,
+                          text=True).stdout.split()
+    by_sender = {}
+    for row in rows:
+        sender, status = row.split("|")
+        by_sender.setdefault(sender, []).append(status)
+    integrity = subprocess.run(["sqlite3", db, "pragma integrity_check"], capture_output=True, text=True).stdout.strip()
+    completions = {}
+    for path in logs:
+        for line in open(path).read().splitlines():
+            if "] completed" in line and "message=" in line:
+                mid = line.split("message=")[1].split()[0]
+                completions[mid] = completions.get(mid, 0) + 1
+    ready = sum(1 for st in final.values() if st == "ready")
+    twice = sum(1 for n in completions.values() if n > 1)
+    duplicated = sum(1 for v in by_sender.values() if len(v) > 1)
+    cut_left = sum(1 for sender in cut if sender in by_sender)
+    cut_partial = sum(1 for sender in cut if sender in by_sender and by_sender[sender][0] not in ("ready", "queued", "processing"))
+    spool = os.path.join(folder, "uploads-in-progress")
+    leftovers = len(os.listdir(spool)) if os.path.isdir(spool) else 0
+    print(f"killed mid-stream: {kills} SIGKILLs under {per_client * 8} uploads from 8 clients in {upload_seconds:.0f} s: "
+          f"202 {len(accepted)}, cut off {len(cut)}; of the 202s ready {ready}, other {len(accepted) - ready} "
+          f"({dict((v, list(final.values()).count(v)) for v in set(final.values()))}, never settled {len(pending)}); "
+          f"messages stored twice for one upload {duplicated}; completions logged twice {twice}; "
+          f"cut-off uploads that left a message {cut_left} (committed before the kill, answer lost; "
+          f"not whole: {cut_partial}); spool files left {leftovers}; integrity_check {integrity}; "
+          f"last server exit after SIGTERM {exit_status}")
+
+
+def scenario_disk_full(data):
+    """The data folder on a 64 MB tmpfs: 507 past the space, nothing half-written, recovery without restart."""
+    mount = os.path.join(data, "tmpfs")
+    os.makedirs(mount)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", mount], capture_output=True).returncode != 0:
+        print("disk full: SKIPPED: mounting a tmpfs is not allowed here (needs root)")
+        return
+    try:
+        server, port = start(data, ["--data-dir", os.path.join(mount, "data")], data_dir=False, name="full-server.log")
+        try:
+            run = create_run(port)
+            body = b"RIFF" + os.urandom(10 * 1000 * 1000 - 4)
+            ballast = os.path.join(mount, "ballast")
+            with open(ballast, "wb") as f:
+                f.write(b"\0" * (24 << 20))
+            statuses = []
+            for _ in range(12):
+                statuses.append(upload(port, run, body))
+                if statuses[-1] == 507:
+                    break
+            spool = os.path.join(mount, "data", "uploads-in-progress")
+            leftovers = len(os.listdir(spool)) if os.path.isdir(spool) else 0
+            db = os.path.join(mount, "data", "voicemsg.sqlite")
+            integrity = subprocess.run(["sqlite3", db, "pragma integrity_check"], capture_output=True, text=True).stdout.strip()
+            stored = subprocess.run(["sqlite3", db, "select count(*) from messages"], capture_output=True, text=True).stdout.strip()
+            # A delete on the full disk: SQLite needs room in its WAL even to delete.
+            mid = subprocess.run(["sqlite3", db, "select id from messages limit 1"], capture_output=True,
+                                 text=True).stdout.strip()
+            req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/messages/{mid}", method="DELETE",
+                                         headers={"Authorization": "Bearer " + run["ownerToken"]})
+            try:
+                delete_status = urllib.request.urlopen(req, timeout=60).status
+            except urllib.error.HTTPError as e:
+                delete_status = e.code
+            # Space returns: the ballast file goes.
+            os.remove(ballast)
+            again = upload(port, run, body)
+            print(f"disk full (64 MB tmpfs, 10 MB uploads): statuses {statuses}; spool files left {leftovers}; "
+                  f"stored {stored} messages; integrity_check {integrity}; DELETE of a message on the full disk: {delete_status}; "
+                  f"after a 24 MB file is deleted the next upload: {again} (same process)")
+        finally:
+            server.terminate()
+            server.wait(timeout=60)
+    finally:
+        subprocess.run(["umount", mount])
+
+
+def scenario_pg_restart(data):
+    """PostgreSQL restarted twice while 4 worker processes drain 200 jobs."""
+    jobs = int(os.environ.get("SOAK_PG_RESTART_JOBS", "200"))
+    cluster = Cluster(os.path.join(data, "pg-restart"))
+    server, port = start(data, ["--database", cluster.url], data_dir=False, name="pgrestart-server.log")
+    procs = []
+    try:
+        run = create_run(port)
+        bodies = speech_samples()
+        statuses = [upload(port, run, bodies[i % len(bodies)], marker=f"{i % 40 + 1}km") for i in range(jobs)]
+        started = time.time()
+        procs += [start_worker(data, cluster.url, f"pgrestart-worker{i}") for i in range(4)]
+        restarts = []
+        for share in (0.25, 0.6):
+            while int(cluster.sql("select count(*) from messages where status = 'ready'")[0]) < jobs * share:
+                time.sleep(0.5)
+            t = time.time()
+            cluster.stop()
+            cluster.start()
+            restarts.append(f"{time.time() - t:.1f} s at {int(jobs * share)} ready")
+        counts = wait_all_ready(cluster, jobs, 1800)
+        done = completions(procs)
+        attempts = cluster.sql("select attempts, count(*) from messages group by attempts order by 1")
+        lines = [len(log_lines(p)) for p in procs]
+        print(f"PostgreSQL restarted twice ({'; '.join(restarts)}) under 4 workers draining {jobs} jobs "
+              f"(uploads {dict((s, statuses.count(s)) for s in set(statuses))}) in {time.time() - started:.0f} s: "
+              f"statuses {counts}; attempts {attempts}; results stored {cluster.sql('select count(*) from results')}; "
+              f"jobs completed more than once {sum(1 for v in done.values() if v > 1)}; "
+              f"worker processes alive {sum(1 for p in procs if p.poll() is None)}/4; log lines per worker {lines}")
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()
+                p.wait(timeout=60)
+        server.terminate()
+        server.wait(timeout=60)
+        cluster.remove()
+
+
+def scenario_short_leases(data):
+    """The shortest lease the flags allow, 2 workers on PostgreSQL, 30 real 60 s messages: 1 attempt each."""
+    jobs = int(os.environ.get("SOAK_LEASE_JOBS", "30"))
+    cluster = Cluster(os.path.join(data, "pg-lease"))
+    server, port = start(data, ["--database", cluster.url, "--max-upload-bytes", str(64 << 20)], data_dir=False,
+                         name="lease-server.log")
+    procs = []
+    try:
+        path = os.path.join(data, "sixty-seconds.wav")
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-stream_loop", "-1", "-i", "samples/05-hot-finish-1km.wav",
+                        "-t", "60", "-ac", "1", "-ar", "16000", path], check=True)
+        body = open(path, "rb").read()
+        run = create_run(port)
+        statuses = [upload(port, run, body, marker=f"{i + 1}km") for i in range(jobs)]
+        started = time.time()
+        procs += [start_worker(data, cluster.url, f"lease-worker{i}", extra=("--lease-seconds", "10"))
+                  for i in range(2)]
+        counts = wait_all_ready(cluster, jobs, 3600)
+        attempts = cluster.sql("select attempts, count(*) from messages group by attempts order by 1")
+        lost = sum(1 for p in procs for l in log_lines(p) if "lease lost" in l)
+        print(f"short leases (--lease-seconds 10, the shortest allowed; 2 workers on PostgreSQL; {jobs} x 60 s messages, "
+              f"uploads {dict((s, statuses.count(s)) for s in set(statuses))}) in {time.time() - started:.0f} s: "
+              f"statuses {counts}; attempts|jobs {attempts}; 'lease lost' lines {lost}")
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()
+                p.wait(timeout=60)
+        server.terminate()
+        server.wait(timeout=60)
+        cluster.remove()
+
+
+SCENARIOS = ["413", "stalled", "load", "pgdown", "busy", "killed", "diskfull", "pgrestart", "leases"]
+
+
 def main():
+    chosen = [a for a in sys.argv[1:]] or SCENARIOS
     with tempfile.TemporaryDirectory() as data:
+        if "pgdown" in chosen:
+            scenario_pg_down(data)
+        if "busy" in chosen:
+            scenario_busy(data)
+        if "killed" in chosen:
+            scenario_killed(data)
+        if "diskfull" in chosen:
+            scenario_disk_full(data)
+        if "pgrestart" in chosen:
+            scenario_pg_restart(data)
+        if "leases" in chosen:
+            scenario_short_leases(data)
+        if not set(chosen) & {"413", "stalled", "load"}:
+            return
         proc, port = start(data, [])
         try:
             run = create_run(port)
-            scenario_413(port, run, data)
-            scenario_stalled(port, run, proc.pid)
+            if "413" in chosen: scenario_413(port, run, data)
+            if "stalled" in chosen: scenario_stalled(port, run, proc.pid)
+            if "load" not in chosen: return
             accepted = scenario_load(port, run, proc.pid)
             out = subprocess.run(["sqlite3", os.path.join(data, "data", "voicemsg.sqlite"),
                                   "select count(*) from messages; pragma integrity_check;"],

@@ -102,7 +102,14 @@ struct AfterMigration: Service {
     let onMigrated: @Sendable () -> Void
 
     func run() async throws {
-        try await store.migrate()
+        // While the database is unreachable the migration waits for it; a signal meanwhile
+        // ends the process cleanly, with nothing started.
+        do {
+            try await cancelWhenGracefulShutdown { try await store.migrate() }
+        } catch where Task.isShuttingDownGracefully {
+            logger.info("stopped before the database could be reached")
+            return
+        }
         onMigrated()
         try await ServiceGroup(
             configuration: .init(services: services.map { .init(service: $0) }, logger: logger)

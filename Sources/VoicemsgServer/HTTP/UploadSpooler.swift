@@ -1,6 +1,8 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOPosix
 
 /// Writes an upload's body to a file in the spool folder as it arrives, so the server's memory
 /// does not grow with the body's size or with how long a client takes to send it.
@@ -13,8 +15,23 @@ import Hummingbird
 /// to `drainBytes` more or `drainSeconds` (a lingering close, as nginx does): a client that sends
 /// the whole body before reading (Python's urllib) would otherwise never read the 413.
 struct UploadSpooler: Sendable {
+    /// A whole upload on disk, with what the caller would otherwise read it back for.
+    struct Spooled: Sendable {
+        let file: URL
+        let length: Int
+        /// Lower-case hex, as `IdempotencyFingerprint.bodySHA256` gives.
+        let sha256: String
+        /// The first bytes, for `AudioSniffer`.
+        let prefix: Data
+    }
+
     let directory: URL
     let limit: Int
+    /// Bytes gathered before one write: file writes and the final sync run on NIO's blocking
+    /// thread pool, never on the threads that serve requests, and a hop per 128 KiB keeps their
+    /// cost low while a hundred uploads hold at most that much each.
+    var batchBytes = 128 * 1024
+    var prefixLength = 64
     /// How much more than the limit a refused body is read and discarded.
     var drainBytes = 64 * 1024 * 1024
     var drainSeconds = 5.0
@@ -27,8 +44,8 @@ struct UploadSpooler: Sendable {
         }
     }
 
-    /// Streams `body` into a new file and returns the whole upload's file; the caller deletes it.
-    func spool(_ body: RequestBody, declaredLength: Int?) async throws -> URL {
+    /// Streams `body` into a new file and returns the whole upload; the caller deletes its file.
+    func spool(_ body: RequestBody, declaredLength: Int?) async throws -> Spooled {
         var iterator = body.makeAsyncIterator()
         if let declaredLength, declaredLength > limit {
             await drain(&iterator, alreadyOver: 0)
@@ -46,15 +63,37 @@ struct UploadSpooler: Sendable {
         let handle = try FileHandle(forWritingTo: partial)
         defer { try? handle.close() }
 
+        let threads = NIOThreadPool.singleton
+        let directory = self.directory
+        var hasher = SHA256()
+        var prefix = Data()
+        // Sized once: appending past a buffer's capacity doubles it, and a hundred uploads
+        // would each hold twice the batch.
+        var pending = ByteBufferAllocator().buffer(capacity: batchBytes)
         var written = 0
+        func flush() async throws {
+            guard pending.readableBytes > 0 else { return }
+            hasher = try await threads.runIfActive { [pending, hasher] in
+                try Self.write(pending, to: handle, directory: directory)
+                var updated = hasher
+                pending.withUnsafeReadableBytes { updated.update(bufferPointer: $0) }
+                return updated
+            }
+            pending.clear()
+        }
         while let chunk = try await iterator.next() {
             guard written + chunk.readableBytes <= limit else {
                 await drain(&iterator, alreadyOver: written + chunk.readableBytes - limit)
                 throw tooLarge()
             }
-            try Self.write(chunk, to: handle, directory: directory)
+            if prefix.count < prefixLength {
+                prefix.append(contentsOf: chunk.readableBytesView.prefix(prefixLength - prefix.count))
+            }
+            if pending.readableBytes + chunk.readableBytes > batchBytes { try await flush() }
+            pending.writeImmutableBuffer(chunk)
             written += chunk.readableBytes
         }
+        try await flush()
         guard written > 0 else {
             throw HTTPError(.badRequest, message: "the body must be the recording's bytes; it was empty")
         }
@@ -63,11 +102,12 @@ struct UploadSpooler: Sendable {
             throw HTTPError(
                 .badRequest, message: "the body ended after \(written) of its \(declaredLength) bytes")
         }
-        try handle.synchronize()
+        try await threads.runIfActive { try handle.synchronize() }
         let whole = directory.appendingPathComponent(name + ".upload")
         try FileManager.default.moveItem(at: partial, to: whole)
         keep = true
-        return whole
+        let digest = hasher.finalize().map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        return Spooled(file: whole, length: written, sha256: digest, prefix: prefix)
     }
 
     private static func write(_ chunk: ByteBuffer, to handle: FileHandle, directory: URL) throws {
@@ -81,7 +121,7 @@ struct UploadSpooler: Sendable {
     }
 
     /// 507: nothing was stored, and the client may try again once space returns.
-    private static let diskFull = HTTPError(
+    static let diskFull = HTTPError(
         HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
         message: "the server's disk is full; nothing was stored; try again later")
 

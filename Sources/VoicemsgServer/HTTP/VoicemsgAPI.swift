@@ -96,24 +96,25 @@ public struct VoicemsgAPI: Sendable {
             throw HTTPError(.badRequest, message: "Idempotency-Key must have 1 to 200 characters")
         }
         try await admission.admit(runID: run.id, tokenHash: try Self.credential(context).tokenHash, store: store)
-        let original = try await readBody(request)
+        let spooled = try await spoolBody(request)
+        defer { try? FileManager.default.removeItem(at: spooled.file) }
         // Refused now, by its first bytes, rather than accepted and failed by a worker later.
-        if let refusal = AudioSniffer.refusal(prefix: original.prefix(AudioSniffer.prefixLength)) {
+        if let refusal = AudioSniffer.refusal(prefix: spooled.prefix) {
             throw HTTPError(.unsupportedMediaType, message: refusal)
         }
 
         let fingerprint = IdempotencyFingerprint.make(
-            bodySHA256: IdempotencyFingerprint.bodySHA256(original), marker: marker.canonical, sender: sender)
+            bodySHA256: spooled.sha256, marker: marker.canonical, sender: sender)
         let senderToken = SecureIdentifier.makeToken()
         let newID = SecureIdentifier.makeID()
-        let record = try await store.queue.enqueue(
+        let record = try await enqueueUnlessFull(
             NewMessage(
                 id: newID, runID: run.id, marker: marker.canonical,
                 markerMeters: markerMeters, sender: sender, idempotencyKey: idempotencyKey,
                 maxAttempts: configuration.maxAttempts,
                 senderTokenHash: SecureIdentifier.hash(token: senderToken),
                 requestFingerprint: fingerprint),
-            original: original)
+            spooled: spooled)
         // A replay returns the first message, whose token is stored only as a hash.
         let created = record.id == newID
         if !created { try IdempotencyFingerprint.checkReplay(of: record, fingerprint: fingerprint) }
@@ -124,15 +125,25 @@ public struct VoicemsgAPI: Sendable {
             response: UploadResponse(id: record.id, status: record.status, senderToken: created ? senderToken : nil))
     }
 
-    /// Spools the streamed body to disk (refusing it with 413 past the limit), then reads the
-    /// whole file mapped, so a slow or stalled upload holds no memory while it arrives.
-    func readBody(_ request: Request) async throws -> Data {
-        let spooler = UploadSpooler(
+    /// Stores the message, answering 507 when the database's disk is full: the transaction
+    /// rolled back, nothing was stored, and the client may try again once space returns.
+    func enqueueUnlessFull(_ message: NewMessage, spooled: UploadSpooler.Spooled) async throws -> MessageRecord {
+        do {
+            return try await store.queue.enqueue(message, originalFile: spooled.file, length: spooled.length)
+        } catch where StorageFull.matches(error) {
+            throw UploadSpooler.diskFull
+        }
+    }
+
+    /// Spools the streamed body to disk (refusing it with 413 past the limit), hashing it and
+    /// keeping its first bytes as it goes, so a slow or stalled upload holds no memory while it
+    /// arrives and the whole body is never read back to be checked.
+    func spoolBody(_ request: Request) async throws -> UploadSpooler.Spooled {
+        var spooler = UploadSpooler(
             directory: configuration.spoolDirectory, limit: configuration.maxUploadBytes)
-        let file = try await spooler.spool(
+        spooler.prefixLength = AudioSniffer.prefixLength
+        return try await spooler.spool(
             request.body, declaredLength: request.headers[.contentLength].flatMap(Int.init))
-        defer { try? FileManager.default.removeItem(at: file) }
-        return try Data(contentsOf: file, options: .alwaysMapped)
     }
 
     func manifest(_ request: Request, _ context: VoicemsgRequestContext) async throws -> ManifestResponse {

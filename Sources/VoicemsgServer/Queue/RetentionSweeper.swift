@@ -17,7 +17,7 @@ struct RetentionSweeper: Service {
     }
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
                     let deleted = try await Self.sweep(
@@ -26,7 +26,9 @@ struct RetentionSweeper: Service {
                 } catch {
                     logger.warning("retention sweep failed, trying again later: \(error)")
                 }
-                try await Task.sleep(for: .seconds(intervalSeconds))
+                // Cancelled at graceful shutdown: the loop ends, and the process exits 0 (a thrown
+                // CancellationError made every `serve` exit 1 on SIGTERM).
+                try? await Task.sleep(for: .seconds(intervalSeconds))
             }
         }
     }

@@ -8,6 +8,7 @@ final class ShutdownState: Sendable {
         var stopping = false
         var expired = false
         var expiryWaiters: [UUID: CheckedContinuation<Void, Never>] = [:]
+        var stopWaiters: [UUID: CheckedContinuation<Void, Never>] = [:]
     }
 
     private let state = NIOLockedValueBox(State())
@@ -18,10 +19,14 @@ final class ShutdownState: Sendable {
 
     /// Stops claiming now; releases jobs in flight after `graceSeconds`.
     func beginStopping(graceSeconds: Double) {
-        let first = state.withLockedValue { state in
-            defer { state.stopping = true }
-            return !state.stopping
+        let (first, waiters) = state.withLockedValue { state in
+            defer {
+                state.stopping = true
+                state.stopWaiters.removeAll()
+            }
+            return (!state.stopping, state.stopWaiters)
         }
+        for waiter in waiters.values { waiter.resume() }
         guard first else { return }
         Task {
             try? await Task.sleep(for: .seconds(graceSeconds))
@@ -33,10 +38,40 @@ final class ShutdownState: Sendable {
         let waiters = state.withLockedValue { state in
             state.stopping = true
             state.expired = true
-            defer { state.expiryWaiters.removeAll() }
-            return state.expiryWaiters
+            defer {
+                state.expiryWaiters.removeAll()
+                state.stopWaiters.removeAll()
+            }
+            return Array(state.expiryWaiters.values) + Array(state.stopWaiters.values)
         }
-        for waiter in waiters.values { waiter.resume() }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns when workers must stop claiming, or when the calling task is cancelled.
+    func waitUntilStopping() async {
+        let id = UUID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resumeNow = state.withLockedValue { state in
+                    if state.stopping || Task.isCancelled { return true }
+                    state.stopWaiters[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLockedValue { $0.stopWaiters.removeValue(forKey: id) }?.resume()
+        }
+    }
+
+    /// Sleeps `seconds`, or less when workers must stop meanwhile.
+    func sleep(seconds: Double) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: .seconds(seconds)) }
+            group.addTask { await self.waitUntilStopping() }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     /// Returns when the grace period is over, or when the calling task is cancelled.

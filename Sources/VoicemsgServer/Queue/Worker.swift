@@ -8,22 +8,43 @@ struct Worker: Sendable {
     let workerID: String
     let state: ShutdownState
 
+    /// How long a job's outcome may take to be recorded once shutdown has begun.
+    static let settleAtShutdownSeconds = 5.0
+
     private enum Outcome: Sendable {
         case finished(Result<JobResult, any Error>)
         case leaseLost
         case shutdownExpired
     }
 
+    /// What a claim raced against shutdown gave.
+    private enum ClaimOutcome: Sendable {
+        case claimed(JobClaim?)
+        case stopping
+    }
+
     func run() async {
-        let queue = pool.queue
         let configuration = pool.configuration
+        // Consecutive failed claims: each waits longer, up to half a minute, and only the first
+        // is logged (an unreachable PostgreSQL is logged by the store, once per outage).
+        var failures = 0
         while !state.isStopping {
             let claim: JobClaim?
             do {
-                claim = try await queue.claim(workerID: workerID, leaseSeconds: configuration.leaseSeconds)
+                guard case .claimed(let claimed) = try await claimUnlessStopping() else { break }
+                claim = claimed
+                if failures > 0 {
+                    pool.logger.debug("claims work again after \(failures) failures")
+                    failures = 0
+                }
             } catch {
-                pool.logger.error("claim failed: \(error)")
-                try? await Task.sleep(for: .seconds(configuration.pollSeconds))
+                failures += 1
+                if failures == 1 && !(error is DatabaseUnreachable) {
+                    pool.logger.error("claim failed, retrying with backoff: \(error)")
+                }
+                let backoff = RetryBackoff(
+                    baseSeconds: configuration.pollSeconds, maxSeconds: max(configuration.pollSeconds, 30))
+                await state.sleep(seconds: backoff.delay(afterAttempt: failures))
                 continue
             }
             guard let claim else {
@@ -31,6 +52,31 @@ struct Worker: Sendable {
                 continue
             }
             await execute(claim)
+        }
+    }
+
+    /// A claim that gives way to shutdown: while PostgreSQL is unreachable a claim waits for a
+    /// connection, and SIGTERM must not wait with it.
+    private func claimUnlessStopping() async throws -> ClaimOutcome {
+        let queue = pool.queue
+        let workerID = self.workerID
+        let leaseSeconds = pool.configuration.leaseSeconds
+        let state = self.state
+        return try await withThrowingTaskGroup(of: ClaimOutcome.self) { group in
+            group.addTask { .claimed(try await queue.claim(workerID: workerID, leaseSeconds: leaseSeconds)) }
+            group.addTask {
+                await state.waitUntilStopping()
+                return .stopping
+            }
+            let first = try await group.next() ?? .stopping
+            group.cancelAll()
+            if case .stopping = first {
+                // A claim whose query had already gone out still lands: give the job back.
+                while let late = try? await group.next() {
+                    if case .claimed(let claimed?) = late { _ = try? await queue.release(claimed) }
+                }
+            }
+            return first
         }
     }
 
@@ -57,12 +103,39 @@ struct Worker: Sendable {
             // Settled before the group ends: work already running on the thread pool cannot be
             // interrupted, and an attempt given up on (lease lost, grace period over) must not
             // wait for it to be recorded.
+            let duration = ContinuousClock.now - started
+            let outcome = first
             do {
-                try await settle(claim, outcome: first, duration: ContinuousClock.now - started, logger: logger)
+                try await settleBeforeExit(claim, outcome: outcome, duration: duration, logger: logger)
             } catch {
                 // The lease will expire and another worker will take the job over.
                 logger.error("could not record the outcome: \(error)")
             }
+        }
+    }
+
+    /// Settles, giving up `settleAtShutdownSeconds` after shutdown begins: with the database
+    /// unreachable, settling waits for it, and must not hold the process past a SIGTERM.
+    private func settleBeforeExit(
+        _ claim: JobClaim, outcome: Outcome, duration: Duration, logger: Logger
+    ) async throws {
+        let settled = try await withThrowingTaskGroup(of: Bool.self) { settling in
+            settling.addTask {
+                try await settle(claim, outcome: outcome, duration: duration, logger: logger)
+                return true
+            }
+            settling.addTask {
+                await state.waitUntilStopping()
+                try? await Task.sleep(for: .seconds(Self.settleAtShutdownSeconds))
+                return false
+            }
+            let done = try await settling.next() ?? false
+            settling.cancelAll()
+            return done
+        }
+        if !settled {
+            logger.warning(
+                "could not record the outcome within \(Int(Self.settleAtShutdownSeconds)) s of shutdown; the lease will expire and another worker will take the job over")
         }
     }
 
@@ -114,7 +187,11 @@ struct Worker: Sendable {
             messageID: claim.messageID, runID: claim.runID, runTitle: claim.runTitle,
             marker: claim.marker, sender: claim.sender, original: claim.original)
         do {
-            return .success(try await pool.threads.runIfActive { try processor.process(input) })
+            return .success(
+                try await pool.threads.runIfActive {
+                    BackgroundPriority.lowerCurrentThread()
+                    return try processor.process(input)
+                })
         } catch {
             return .failure(error)
         }
@@ -136,7 +213,8 @@ struct Worker: Sendable {
             } catch {
                 // Cancelled because the job ended while the beat was in flight: nothing to report.
                 if Task.isCancelled { return nil }
-                pool.logger.warning("heartbeat failed: \(error)")
+                // An unreachable database is logged once by the store; the next beat retries.
+                if !(error is DatabaseUnreachable) { pool.logger.warning("heartbeat failed: \(error)") }
             }
         }
     }

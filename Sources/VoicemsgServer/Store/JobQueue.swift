@@ -18,6 +18,8 @@ public protocol JobQueue: RetentionStore {
     /// Stores the message and its original upload in one transaction, queued for processing.
     /// When the idempotency key was already used in this run, returns that message instead.
     func enqueue(_ message: NewMessage, original: Data) async throws -> MessageRecord
+    /// The same, with the upload in a file of `length` bytes (see the default below).
+    func enqueue(_ message: NewMessage, originalFile: URL, length: Int) async throws -> MessageRecord
 
     /// Claims the next job for `workerID`, under a lease of `leaseSeconds`.
     func claim(workerID: String, leaseSeconds: Double) async throws -> JobClaim?
@@ -38,6 +40,12 @@ public protocol JobQueue: RetentionStore {
 }
 
 extension JobQueue {
+    /// `enqueue` with the upload in a file of `length` bytes. This default maps the file; the
+    /// SQLite queue copies it into the database in pieces, so no upload is held whole in memory.
+    func enqueue(_ message: NewMessage, originalFile: URL, length: Int) async throws -> MessageRecord {
+        try await enqueue(message, original: Data(contentsOf: originalFile, options: .alwaysMapped))
+    }
+
     /// Text stored on a job that used up its attempts without any of them finishing.
     static func leaseExhaustedError(attempts: Int) -> String {
         "processing stopped \(attempts) times without finishing (the worker crashed or was killed); giving up"

@@ -15,15 +15,35 @@ struct PostgresBackend: Sendable {
     let logger: Logger
     /// The URL without its password, for logs and errors.
     let redactedURL: String
+    /// Logs an outage once when it starts and once when it ends.
+    let outage: PostgresOutage
 
     init(url: String, logger: Logger) throws {
-        client = PostgresClient(configuration: try PostgresURL.configuration(url), backgroundLogger: logger)
-        self.logger = logger
         redactedURL = PostgresURL.redacted(url)
+        outage = PostgresOutage(logger: logger, redactedURL: redactedURL)
+        var background = logger
+        background.handler = OutageLogHandler(inner: logger.handler, outage: outage)
+        client = PostgresClient(configuration: try PostgresURL.configuration(url), backgroundLogger: background)
+        self.logger = logger
     }
 
     /// Runs an UPDATE … RETURNING and tells whether it changed exactly one row.
     func changesOne(_ query: PostgresQuery) async throws -> Bool {
-        try await client.query(query, logger: logger).collect().count == 1
+        try await reportingOutage {
+            try await client.query(query, logger: logger).collect().count == 1
+        }
+    }
+
+    /// Runs `body`, telling `outage` whether the database answered; a lost connection is
+    /// thrown as `DatabaseUnreachable`, which workers retry quietly.
+    func reportingOutage<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            let value = try await body()
+            outage.reached()
+            return value
+        } catch where PostgresOutage.isConnectionLoss(error) {
+            outage.failed(error)
+            throw DatabaseUnreachable(description: "PostgreSQL at \(redactedURL) unreachable")
+        }
     }
 }

@@ -72,7 +72,25 @@ struct PostgresJobQueue: JobQueue {
     /// the claim share a snapshot; the claim skips jobs out of attempts on its own.
     func claim(workerID: String, leaseSeconds: Double) async throws -> JobClaim? {
         let leaseToken = SecureIdentifier.makeToken()
-        let rows = try await client.query(
+        let rows = try await database.reportingOutage {
+            try await claimQuery(workerID: workerID, leaseSeconds: leaseSeconds, leaseToken: leaseToken)
+        }
+        guard let row = rows.first?.makeRandomAccess() else { return nil }
+        changes.notify()
+        return JobClaim(
+            messageID: try row["id"].decode(String.self),
+            runID: try row["run_id"].decode(String.self),
+            runTitle: try row["title"].decode(String.self),
+            marker: try row["marker"].decode(String.self),
+            sender: try row["sender"].decode(String?.self),
+            attempt: try row["attempts"].decode(Int.self),
+            maxAttempts: try row["max_attempts"].decode(Int.self),
+            leaseToken: leaseToken, workerID: workerID,
+            original: try row["bytes"].decode(Data?.self) ?? Data())
+    }
+
+    private func claimQuery(workerID: String, leaseSeconds: Double, leaseToken: String) async throws -> [PostgresRow] {
+        try await client.query(
             """
             WITH clock AS (SELECT voicemsg_now() AS now),
             dead AS (
@@ -122,18 +140,6 @@ struct PostgresJobQueue: JobQueue {
             LEFT JOIN originals o ON o.message_id = c.id
             """, logger: logger
         ).collect()
-        guard let row = rows.first?.makeRandomAccess() else { return nil }
-        changes.notify()
-        return JobClaim(
-            messageID: try row["id"].decode(String.self),
-            runID: try row["run_id"].decode(String.self),
-            runTitle: try row["title"].decode(String.self),
-            marker: try row["marker"].decode(String.self),
-            sender: try row["sender"].decode(String?.self),
-            attempt: try row["attempts"].decode(Int.self),
-            maxAttempts: try row["max_attempts"].decode(Int.self),
-            leaseToken: leaseToken, workerID: workerID,
-            original: try row["bytes"].decode(Data?.self) ?? Data())
     }
 
     static var exhaustedSuffix: String {

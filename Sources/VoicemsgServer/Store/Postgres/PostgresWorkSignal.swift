@@ -46,7 +46,12 @@ final class PostgresWorkSignal: WorkSignal, Service {
                 }
             } catch {
                 if Task.isCancelled { return }
-                database.logger.warning("LISTEN failed, polling until it is back: \(error)")
+                // A lost connection is the outage's one line; anything else is news of its own.
+                if PostgresOutage.isConnectionLoss(error) {
+                    database.outage.failed(error)
+                } else {
+                    database.logger.warning("LISTEN failed, polling until it is back: \(String(reflecting: error))")
+                }
             }
             try? await Task.sleep(for: .seconds(1))
         }

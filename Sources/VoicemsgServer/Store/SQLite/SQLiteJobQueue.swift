@@ -11,6 +11,27 @@ struct SQLiteJobQueue: JobQueue {
     let changes: MessageChangeSignal
 
     func enqueue(_ message: NewMessage, original: Data) async throws -> MessageRecord {
+        try await enqueue(message) { db, id in
+            try db.execute(sql: "INSERT INTO originals (message_id, bytes) VALUES (?, ?)", arguments: [id, original])
+        }
+    }
+
+    /// The upload goes from its file into the database 1 MiB at a time (a zeroblob filled with
+    /// sqlite3_blob_write), in the same transaction, so a hundred concurrent uploads do not each
+    /// need their whole body in memory to be stored.
+    func enqueue(_ message: NewMessage, originalFile: URL, length: Int) async throws -> MessageRecord {
+        try await enqueue(message) { db, id in
+            try db.execute(
+                sql: "INSERT INTO originals (message_id, bytes) VALUES (?, zeroblob(?))", arguments: [id, length])
+            try SQLiteBlobWriter.copy(
+                file: originalFile, length: length, into: db, table: "originals", column: "bytes",
+                rowID: db.lastInsertedRowID)
+        }
+    }
+
+    private func enqueue(
+        _ message: NewMessage, storeOriginal: @escaping @Sendable (Database, String) throws -> Void
+    ) async throws -> MessageRecord {
         let record = try await database.immediate { db -> MessageRecord in
             if let key = message.idempotencyKey,
                 let existing = try Row.fetchOne(
@@ -41,9 +62,7 @@ struct SQLiteJobQueue: JobQueue {
                     sql: "UPDATE messages SET request_fingerprint = ? WHERE id = ?",
                     arguments: [fingerprint, message.id])
             }
-            try db.execute(
-                sql: "INSERT INTO originals (message_id, bytes) VALUES (?, ?)",
-                arguments: [message.id, original])
+            try storeOriginal(db, message.id)
             let row = try Row.fetchOne(
                 db, sql: "SELECT * FROM messages WHERE id = ?", arguments: [message.id])!
             return MessageRecord(row)

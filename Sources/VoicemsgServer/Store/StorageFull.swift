@@ -1,0 +1,12 @@
+import GRDB
+import PostgresNIO
+
+/// Whether a store's error means its disk is full, so the upload gets 507 (try again later)
+/// rather than 500: SQLite's SQLITE_FULL, PostgreSQL's disk_full (53100).
+enum StorageFull {
+    static func matches(_ error: any Error) -> Bool {
+        if let error = error as? DatabaseError { return error.resultCode == .SQLITE_FULL }
+        if let error = error as? PSQLError { return error.serverInfo?[.sqlState] == "53100" }
+        return false
+    }
+}

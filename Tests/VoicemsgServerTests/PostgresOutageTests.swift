@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+@testable import VoicemsgServer
+
+/// PostgreSQL stopped under running worker processes, on a cluster of the test's own (the
+/// shared one of with-postgres.sh serves the other tests meanwhile): the workers wait quietly,
+/// log the outage once and its end once, stop cleanly on SIGTERM while it lasts, and every job
+/// ends ready exactly once after PostgreSQL returns.
+@Suite struct PostgresOutageTests {
+    /// A throwaway cluster in `directory`, driven by scripts/pg-cluster.sh.
+    struct Cluster {
+        let directory: String
+        let port: Int
+        var url: String { "postgres://voicemsg@127.0.0.1:\(port)/postgres" }
+
+        static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/pg-cluster.sh").path
+
+        /// Output goes to a file, not a pipe: the server that `start` leaves running would keep a
+        /// pipe open, and reading it to its end would never end.
+        func control(_ arguments: String...) throws {
+            let logPath = directory + "-ctl.log"
+            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+            let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+            defer { try? log.close() }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = [Self.script] + arguments
+            process.standardOutput = log
+            process.standardError = log
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                let output = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+                throw TestFailure("pg-cluster.sh \(arguments.joined(separator: " ")): \(output)")
+            }
+        }
+
+        static func freePort() throws -> Int {
+            let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(socket) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+                }
+            }
+            guard bound else { throw TestFailure("no free port on 127.0.0.1") }
+            return Int(UInt16(bigEndian: address.sin_port))
+        }
+    }
+
+    static func lines(_ log: String, containing text: String) -> Int {
+        log.split(separator: "\n").count { $0.contains(text) }
+    }
+
+    @Test func workersWaitOutAnOutageQuietlyAndStopCleanlyDuringIt() async throws {
+        // The PostgreSQL tests run where with-postgres.sh found PostgreSQL; this one needs its
+        // binaries too, to stop and start a cluster of its own.
+        guard Backend.postgresURL != nil else {
+            print("SKIPPED PostgreSQL outage: VOICEMSG_TEST_POSTGRES_URL is not set; run through scripts/with-postgres.sh (make test does)")
+            return
+        }
+        let directory = try TemporaryDirectory()
+        let cluster = Cluster(directory: directory.file("pg"), port: try Cluster.freePort())
+        try cluster.control("init", cluster.directory)
+        try cluster.control("start", cluster.directory, "\(cluster.port)")
+        defer { try? cluster.control("remove", cluster.directory) }
+
+        let location = StoreLocation.postgres(url: cluster.url)
+        let open = try await OpenStore.open(location)
+        defer { Task { await open.close() } }
+        let store = open.store
+        let (run, _, _) = try await makeRun(in: store)
+        var originals: [String: Data] = [:]
+        for index in 0..<30 {
+            let bytes = Data("recording \(index) \(UUID())".utf8)
+            let message = try await enqueue(in: store, runID: run.id, meters: Double(index), bytes: bytes, maxAttempts: 10)
+            originals[message.id] = bytes
+        }
+
+        let workers = try (0..<2).map {
+            try ProcessTests.startWorkers(
+                location, directory: directory, name: "worker\($0)", concurrency: 1, lease: 10,
+                faults: ["--delay-ms", "300"])
+        }
+        defer { Task { for worker in workers { await worker.stop() } } }
+        #expect(try await eventually(within: 60) { try await store.statusCounts()[.ready, default: 0] >= 4 })
+
+        // The outage: long enough for the pool to fail many connection attempts.
+        try cluster.control("stop", cluster.directory, "fast")
+        try await Task.sleep(for: .seconds(6))
+        for worker in workers {
+            #expect(worker.isRunning, "a worker outlives the outage:\n\(worker.log)")
+            #expect(Self.lines(worker.log, containing: "unreachable (") == 1, "the outage is logged once:\n\(worker.log)")
+            #expect(Self.lines(worker.log, containing: "Connection creation failed") == 0, "\(worker.log)")
+        }
+        // SIGTERM while PostgreSQL is still down ends one worker cleanly.
+        workers[0].send(SIGTERM)
+        #expect(try await workers[0].waitForExit(seconds: 30) == 0, "\(workers[0].log)")
+
+        try cluster.control("start", cluster.directory, "\(cluster.port)")
+        let allReady = try await eventually(within: 120) { try await store.statusCounts()[.ready] == 30 }
+        let counts = try await store.statusCounts()
+        #expect(allReady, "every job ends ready; counts: \(counts)")
+        let survivor = workers[1]
+        #expect(try await eventually(within: 30) { Self.lines(survivor.log, containing: "reachable again after") == 1 },
+                "the outage's end is logged once:\n\(survivor.log)")
+        #expect(Self.lines(survivor.log, containing: "unreachable (") == 1, "\(survivor.log)")
+        survivor.send(SIGTERM)
+        #expect(try await survivor.waitForExit(seconds: 30) == 0, "\(survivor.log)")
+
+        let logs = workers.map(\.log).joined(separator: "\n").split(separator: "\n")
+        for (id, original) in originals {
+            let record = try #require(try await store.message(id: id))
+            #expect(record.status == .ready)
+            // The faulty processor's result is the upload itself: this job's own, stored once.
+            #expect(try await store.audio(messageID: id) == original)
+            let completions = logs.count { $0.contains("message=\(id)") && $0.contains("] completed") }
+            #expect(completions <= 1, "message \(id) completed \(completions) times")
+        }
+    }
+}
