@@ -60,13 +60,9 @@ import Testing
         log.split(separator: "\n").count { $0.contains(text) }
     }
 
-    @Test func workersWaitOutAnOutageQuietlyAndStopCleanlyDuringIt() async throws {
-        // The PostgreSQL tests run where with-postgres.sh found PostgreSQL; this one needs its
-        // binaries too, to stop and start a cluster of its own.
-        guard Backend.postgresURL != nil else {
-            print("SKIPPED PostgreSQL outage: VOICEMSG_TEST_POSTGRES_URL is not set; run through scripts/with-postgres.sh (make test does)")
-            return
-        }
+    // The PostgreSQL tests run where with-postgres.sh found PostgreSQL; this one needs its
+    // binaries too, to stop and start a cluster of its own.
+    @Test(.needsPostgreSQL) func workersWaitOutAnOutageQuietlyAndStopCleanlyDuringIt() async throws {
         let directory = try TemporaryDirectory()
         let cluster = Cluster(directory: directory.file("pg"), port: try Cluster.freePort())
         try cluster.control("init", cluster.directory)
