@@ -49,19 +49,7 @@ final class ShutdownState: Sendable {
 
     /// Returns when workers must stop claiming, or when the calling task is cancelled.
     func waitUntilStopping() async {
-        let id = UUID()
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let resumeNow = state.withLockedValue { state in
-                    if state.stopping || Task.isCancelled { return true }
-                    state.stopWaiters[id] = continuation
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLockedValue { $0.stopWaiters.removeValue(forKey: id) }?.resume()
-        }
+        await park(until: \.stopping, among: \.stopWaiters)
     }
 
     /// Sleeps `seconds`, or less when workers must stop meanwhile.
@@ -76,18 +64,27 @@ final class ShutdownState: Sendable {
 
     /// Returns when the grace period is over, or when the calling task is cancelled.
     func waitUntilExpired() async {
+        await park(until: \.expired, among: \.expiryWaiters)
+    }
+
+    /// Waits among `waiters` until the flag `done` is set (whoever sets it resumes them all),
+    /// or until the calling task is cancelled.
+    private func park(
+        until done: KeyPath<State, Bool> & Sendable,
+        among waiters: WritableKeyPath<State, [UUID: CheckedContinuation<Void, Never>]> & Sendable
+    ) async {
         let id = UUID()
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let resumeNow = state.withLockedValue { state in
-                    if state.expired || Task.isCancelled { return true }
-                    state.expiryWaiters[id] = continuation
+                    if state[keyPath: done] || Task.isCancelled { return true }
+                    state[keyPath: waiters][id] = continuation
                     return false
                 }
                 if resumeNow { continuation.resume() }
             }
         } onCancel: {
-            state.withLockedValue { $0.expiryWaiters.removeValue(forKey: id) }?.resume()
+            state.withLockedValue { $0[keyPath: waiters].removeValue(forKey: id) }?.resume()
         }
     }
 }
