@@ -1,17 +1,16 @@
 import Foundation
 import Testing
+import TestSupport
 import GPXReplay
 
 /// Replays the GPX fuzz corpus (Fuzz/Corpus/gpx; see scripts/fuzz.sh) without the sanitizer
 /// build: each input gives a track or a GPXError naming the file, never a trap.
 @Suite struct GPXFuzzCorpusReplayTests {
     @Test func gpxCorpus() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Fuzz/Corpus/gpx").standardizedFileURL
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        try #require(!names.isEmpty)
-        for name in names {
-            let data = try Data(contentsOf: folder.appendingPathComponent(name))
+        let inputs = try FuzzCorpus.inputs("gpx")
+        try #require(!inputs.isEmpty)
+        for (name, bytes) in inputs {
+            let data = Data(bytes)
             do {
                 let track = try GPXReader.read(data: data, name: name)
                 #expect(!track.points.isEmpty, "\(name)")

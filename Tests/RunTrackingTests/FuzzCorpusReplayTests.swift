@@ -1,22 +1,14 @@
 import Foundation
 import Testing
+import TestSupport
 import RunTracking
 
 /// Replays the saved fuzz corpora (Fuzz/Corpus, seeds and fixed crash inputs; see
 /// scripts/fuzz.sh) through the parsers the fuzz targets call, without the sanitizer build:
 /// every input must give a value or one clear line of error, never a trap.
 @Suite struct FuzzCorpusReplayTests {
-    static func corpus(_ target: String) throws -> [(name: String, text: String)] {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Fuzz/Corpus/\(target)").standardizedFileURL
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        return try names.map { name in
-            (name, String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self))
-        }
-    }
-
     @Test func markerCorpus() throws {
-        let inputs = try Self.corpus("marker")
+        let inputs = try FuzzCorpus.texts("marker")
         try #require(!inputs.isEmpty)
         for (name, text) in inputs {
             do {
@@ -32,7 +24,7 @@ import RunTracking
     }
 
     @Test func paceCorpus() throws {
-        let inputs = try Self.corpus("pace")
+        let inputs = try FuzzCorpus.texts("pace")
         try #require(!inputs.isEmpty)
         for (name, text) in inputs {
             do {

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import TestSupport
 
 @testable import VoicemsgServer
 
@@ -13,25 +14,6 @@ import Testing
         var file: String
         var marker: String
         var sender: String
-    }
-
-    /// The 48 kHz mono samples that `tool` (ffmpeg, with libopus, or opusdec) decodes from
-    /// `file`, read back as raw floats through ffmpeg.
-    static func floats(decodedBy tool: String, _ file: String, in directory: TemporaryDirectory) throws -> [Float] {
-        let raw = file + "." + tool + ".f32"
-        if tool == "opusdec" {
-            let wav = file + ".opusdec.wav"
-            let decoded = try run("opusdec", ["--quiet", "--float", "--rate", "48000", file, wav])
-            #expect(decoded.status == 0, "\(decoded.output)")
-            let converted = try run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", wav, "-f", "f32le", "-ac", "1", raw])
-            #expect(converted.status == 0, "\(converted.output)")
-        } else {
-            let decoded = try run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-c:a", "libopus", "-i", file,
-                                             "-f", "f32le", "-ar", "48000", "-ac", "1", raw])
-            #expect(decoded.status == 0, "\(decoded.output)")
-        }
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))
-        return bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
 
     /// Five spoken messages in five formats, made with espeak-ng, sox and ffmpeg.
@@ -191,8 +173,8 @@ import Testing
                 // decodes the CAF and opusdec the Ogg, and they hear the same samples. ffmpeg
                 // does not trim a CAF's priming frames, so its decode starts pre-skip early and
                 // runs to the end of the last packet.
-                let heardFromCAF = try Self.floats(decodedBy: "ffmpeg", cafFile, in: directory)
-                let heardFromOgg = try Self.floats(decodedBy: "opusdec", file, in: directory)
+                let heardFromCAF = try ReferenceTools.samples(decodedBy: "ffmpeg", cafFile)
+                let heardFromOgg = try ReferenceTools.samples(decodedBy: "opusdec", file)
                 #expect(heardFromOgg.count == fromOgg.validSampleCount)
                 // The manifest's duration is what opusdec plays, to the sample.
                 #expect(abs(entry.durationSeconds - Double(heardFromOgg.count) / 48_000) < 0.5 / 48_000,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import VoicemsgServer
 
@@ -8,13 +9,10 @@ import Testing
 /// inside the body.
 @Suite struct RangeFuzzCorpusReplayTests {
     @Test func rangeCorpus() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Fuzz/Corpus/range").standardizedFileURL
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        try #require(!names.isEmpty)
+        let inputs = try FuzzCorpus.inputs("range")
+        try #require(!inputs.isEmpty)
         var partials = 0
-        for name in names {
-            let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+        for (name, bytes) in inputs {
             let length = bytes.count >= 2 ? Int(bytes[0]) << 8 | Int(bytes[1]) : 0
             let header = String(decoding: bytes.dropFirst(2), as: UTF8.self)
             for body in [0, 1, length, 26_214_400] {

@@ -29,34 +29,14 @@ import TestSupport
     @Test func aTransientFailureIsRetriedAfterItsBackoffOnSQLite() async throws { try await aTransientFailureIsRetriedAfterItsBackoff(.sqlite) }
     @Test(.needsPostgreSQL) func aTransientFailureIsRetriedAfterItsBackoffOnPostgreSQL() async throws { try await aTransientFailureIsRetriedAfterItsBackoff(.postgres) }
     private func aTransientFailureIsRetriedAfterItsBackoff(_ backend: Backend) async throws {
-        let directory = try TemporaryDirectory()
-        let open = try await OpenStore.open(try backend.makeLocation(in: directory))
-        defer { Task { await open.close() } }
-        let store = open.store
-        let (run, _, _) = try await makeRun(in: store)
-        let message = try await enqueue(in: store, runID: run.id, maxAttempts: 3)
-
-        var queue = QueueConfiguration()
-        queue.pollSeconds = 0.05
-        queue.retryBaseSeconds = 0.6
-        queue.retryMaxSeconds = 60
-        let processor = FlakyProcessor(failures: 2)
-        let metrics = ServerMetrics()
-        let pool = WorkerPool(store: store, processor: processor, configuration: queue, concurrency: 1,
-                              metrics: metrics, logger: testLogger)
-        let workers = Task { try await pool.run() }
-        defer { workers.cancel() }
-
-        let ready = try await eventually(within: 30) { try await store.message(id: message.id)?.status == .ready }
-        #expect(ready)
-        let record = try #require(try await store.message(id: message.id))
+        let (record, audio, starts) = try await Self.runFlakyJob(
+            on: backend, maxAttempts: 3, failures: 2, retryBaseSeconds: 0.6, until: .ready)
         #expect(record.attempts == 3, "two failed attempts and the one that succeeded")
-        #expect(try await store.audio(messageID: message.id) == Data("opus".utf8))
+        #expect(audio == Data("opus".utf8))
 
         // Backoff with jitter: after attempt n the wait lies between half and all of
         // base·2^(n-1), so at least 0.3 s, then at least 0.6 s. A lower bound only: how much
         // longer the machine takes is not the test's business.
-        let starts = processor.starts
         try #require(starts.count == 3, "\(starts.count) calls")
         let first = starts[1] - starts[0]
         let second = starts[2] - starts[1]
@@ -67,25 +47,39 @@ import TestSupport
 
     /// With no attempts left the transient failure is final, with the attempts in its reason.
     @Test func theLastAttemptsFailureIsFinal() async throws {
+        let (record, _, starts) = try await Self.runFlakyJob(
+            on: .sqlite, maxAttempts: 2, failures: 5, retryBaseSeconds: 0.1, until: .failed)
+        #expect(record.attempts == 2)
+        #expect(record.error == "gave up after 2 attempts: the disk is busy")
+        #expect(starts.count == 2)
+    }
+
+    /// Enqueues one message allowed `maxAttempts`, runs a one-worker pool whose processor fails
+    /// `failures` times, and waits (30 s at most) for the message to reach `status`. Returns its
+    /// record, its stored audio and when each processor call started.
+    static func runFlakyJob(
+        on backend: Backend, maxAttempts: Int, failures: Int, retryBaseSeconds: Double, until status: MessageStatus
+    ) async throws -> (record: MessageRecord, audio: Data?, starts: [ContinuousClock.Instant]) {
         let directory = try TemporaryDirectory()
-        let open = try await OpenStore.open(try Backend.sqlite.makeLocation(in: directory))
+        let open = try await OpenStore.open(try backend.makeLocation(in: directory))
         defer { Task { await open.close() } }
         let store = open.store
         let (run, _, _) = try await makeRun(in: store)
-        let message = try await enqueue(in: store, runID: run.id, maxAttempts: 2)
+        let message = try await enqueue(in: store, runID: run.id, maxAttempts: maxAttempts)
+
         var queue = QueueConfiguration()
         queue.pollSeconds = 0.05
-        queue.retryBaseSeconds = 0.1
-        let processor = FlakyProcessor(failures: 5)
+        queue.retryBaseSeconds = retryBaseSeconds
+        queue.retryMaxSeconds = 60
+        let processor = FlakyProcessor(failures: failures)
         let pool = WorkerPool(store: store, processor: processor, configuration: queue, concurrency: 1,
                               metrics: ServerMetrics(), logger: testLogger)
         let workers = Task { try await pool.run() }
         defer { workers.cancel() }
-        let failed = try await eventually(within: 30) { try await store.message(id: message.id)?.status == .failed }
-        #expect(failed)
+
+        let reached = try await eventually(within: 30) { try await store.message(id: message.id)?.status == status }
+        #expect(reached, "the message never became \(status)")
         let record = try #require(try await store.message(id: message.id))
-        #expect(record.attempts == 2)
-        #expect(record.error == "gave up after 2 attempts: the disk is busy")
-        #expect(processor.starts.count == 2)
+        return (record, try await store.audio(messageID: message.id), processor.starts)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `voicemsg convert` through the command line, as the README shows it: Ogg Opus to CAF and
 /// back, without re-encoding. Judged by other tools: ffprobe names the containers and lists the
@@ -9,19 +10,6 @@ import Testing
     static func packetSizes(_ path: String) throws -> [Int] {
         try CommandLine.tool("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries", "packet=size",
                                          "-of", "csv=p=0", path]).text.split(separator: "\n").compactMap { $0.split(separator: ",").first.flatMap { Int($0) } }
-    }
-
-    /// 48 kHz mono floats as `tool` decodes `path`.
-    static func decoded(by tool: String, _ path: String) throws -> [Float] {
-        let raw = path + "." + tool + ".f32"
-        if tool == "opusdec" {
-            try CommandLine.tool("opusdec", ["--quiet", "--float", "--rate", "48000", path, path + ".wav"])
-            try CommandLine.tool("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", path + ".wav", "-f", "f32le", "-ac", "1", raw])
-        } else {
-            try CommandLine.tool("ffmpeg", ["-nostdin", "-v", "error", "-y", "-c:a", "libopus", "-i", path,
-                                            "-f", "f32le", "-ar", "48000", "-ac", "1", raw])
-        }
-        return try Data(contentsOf: URL(fileURLWithPath: raw)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
 
     @Test func oggToCAFAndBackKeepsEveryPacketAndSample() throws {
@@ -47,9 +35,9 @@ import Testing
         // And the same sound: opusdec plays the round trip to the sample, and ffmpeg hears the
         // CAF as opusdec hears the Ogg, once the pre-skip is dropped (ffmpeg does not trim a
         // CAF's priming frames).
-        let heard = try Self.decoded(by: "opusdec", path("mum.opus"))
-        #expect(try Self.decoded(by: "opusdec", path("back.opus")) == heard)
-        let fromCAF = try Self.decoded(by: "ffmpeg", path("mum.caf"))
+        let heard = try ReferenceTools.samples(decodedBy: "opusdec", path("mum.opus"))
+        #expect(try ReferenceTools.samples(decodedBy: "opusdec", path("back.opus")) == heard)
+        let fromCAF = try ReferenceTools.samples(decodedBy: "ffmpeg", path("mum.caf"))
         let info = try CommandLine.tool("opusinfo", [path("mum.opus")]).text
         let preSkipLine = try #require(info.split(separator: "\n").first { $0.contains("Pre-skip:") }, "\(info)")
         let preSkip = try #require(preSkipLine.split(separator: " ").last.flatMap { Int($0) }, "\(preSkipLine)")

@@ -1,6 +1,7 @@
 import Foundation
 import RunTracking
 import Testing
+import TestSupport
 
 @testable import voicemsg
 
@@ -8,12 +9,9 @@ import Testing
 /// `--planned-distance` parser the fuzz target calls: a length, or one line of error.
 @Suite struct DistanceFuzzCorpusReplayTests {
     @Test func distanceCorpus() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Fuzz/Corpus/distance").standardizedFileURL
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        try #require(!names.isEmpty)
-        for name in names {
-            let text = String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self)
+        let inputs = try FuzzCorpus.texts("distance")
+        try #require(!inputs.isEmpty)
+        for (name, text) in inputs {
             do {
                 let distance = try RunDistance(parsing: text)
                 #expect(distance.meters > 0 && distance.meters.isFinite, "\(name)")

@@ -19,13 +19,7 @@ import Testing
         let json = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
         let ours = try #require(json["integratedLoudness"] as? Double, "inspect measured no loudness for \(name)")
 
-        let judge = try CommandLine.tool("ffmpeg", ["-nostdin", "-hide_banner", "-nostats", "-i", path,
-                                                    "-af", "ebur128", "-f", "null", "-"])
-        let log = judge.standardError
-        let summary = try #require(log.range(of: "Summary:"), "ffmpeg printed no ebur128 summary")
-        let line = try #require(log[summary.upperBound...].split(separator: "\n")
-            .first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("I:") })
-        let theirs = try #require(Double(line.split(separator: " ").dropFirst().first ?? ""))
+        let theirs = try FFmpegLevels.measure(path).integratedLoudness
         #expect(abs(ours - theirs) <= 0.5, "\(name): inspect \(ours) LUFS, ffmpeg \(theirs) LUFS")
     }
 }

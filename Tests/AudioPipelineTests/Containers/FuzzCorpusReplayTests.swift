@@ -1,20 +1,14 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import AudioPipeline
 
 /// Replays the saved fuzz corpora of the container readers and the WAV header check
 /// (Fuzz/Corpus; see scripts/fuzz.sh) without the sanitizer build: each input gives a value or
 /// an AudioPipelineError, never a trap; the seeds, real files, read.
 @Suite struct ContainerFuzzCorpusReplayTests {
-    static func corpus(_ target: String) throws -> [(name: String, bytes: [UInt8])] {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../Fuzz/Corpus/\(target)").standardizedFileURL
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        return try names.map { ($0, [UInt8](try Data(contentsOf: folder.appendingPathComponent($0)))) }
-    }
-
     @Test(arguments: ["ogg", "caf"]) func containerCorpus(_ target: String) throws {
-        let inputs = try Self.corpus(target)
+        let inputs = try FuzzCorpus.inputs(target)
         try #require(!inputs.isEmpty)
         for (name, bytes) in inputs {
             do {
@@ -28,7 +22,7 @@ import Testing
     }
 
     @Test func wavCorpus() throws {
-        let inputs = try Self.corpus("wav")
+        let inputs = try FuzzCorpus.inputs("wav")
         try #require(!inputs.isEmpty)
         for (name, bytes) in inputs {
             let header = WAVHeader(bytes)
@@ -44,7 +38,7 @@ import Testing
     /// The decoder child's corpus, through the child itself, as every upload goes: each input
     /// encodes or ends in one line of error, and the child never crashes or is killed on it.
     @Test func decodeCorpus() throws {
-        let inputs = try Self.corpus("decode")
+        let inputs = try FuzzCorpus.inputs("decode")
         try #require(!inputs.isEmpty)
         var configuration = PipelineConfiguration()
         configuration.isolation.policy = .always

@@ -16,21 +16,8 @@ enum ExternalTool {
         try ExternalProcess.tool(tool, arguments, check: check, timeout: timeout, directory: directory)
     }
 
-    /// ffmpeg's `ebur128` filter with `peak=true` on any file ffmpeg decodes: integrated loudness
-    /// (LUFS) and true peak (dBTP) from its summary.
-    /// `inputOptions` go before `-i`, for raw samples (`-f f32le -ar 48000 -ac 1`).
+    /// ffmpeg's `ebur128` true peak and loudness (see `ReferenceTools.ebur128`).
     static func ebur128(_ path: String, inputOptions: [String] = []) throws -> (integrated: Double, truePeak: Double) {
-        // framelog=verbose sends the per-frame lines to a level that the default log level hides,
-        // so only the summary is printed.
-        let output = try run("ffmpeg", ["-nostdin", "-nostats", "-hide_banner"] + inputOptions + ["-i", path,
-                                        "-af", "ebur128=peak=true:framelog=verbose", "-f", "null", "-"])
-        let summary = try #require(output.standardError.range(of: "Summary:").map { output.standardError[$0.upperBound...] },
-                                   "no ebur128 summary for \(path)")
-        func value(after label: String) throws -> Double {
-            let line = try #require(summary.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) })
-            let field = try #require(line.split(separator: " ").dropFirst().first, "no value in '\(line)'")
-            return try #require(Double(field), "cannot read '\(line)'")
-        }
-        return (try value(after: "I:"), try value(after: "Peak:"))
+        try ReferenceTools.ebur128(path, inputOptions: inputOptions)
     }
 }
