@@ -12,24 +12,11 @@ set -euo pipefail
 command="${1:?usage: pg-cluster.sh init|start|stop|remove DIR [PORT|MODE]}"
 dir="${2:?usage: pg-cluster.sh init|start|stop|remove DIR [PORT|MODE]}"
 
-bindir="${PG_BINDIR:-}"
+# shellcheck source=postgres-env.sh
+source "$(dirname "$0")/postgres-env.sh"
 if [[ -z "$bindir" ]]; then
-    if command -v pg_config >/dev/null 2>&1 && [[ -x "$(pg_config --bindir)/initdb" ]]; then
-        bindir="$(pg_config --bindir)"
-    else
-        bindir="$(ls -d /usr/lib/postgresql/*/bin /opt/homebrew/opt/postgresql@*/bin \
-            /usr/local/opt/postgresql@*/bin 2>/dev/null | sort -V | tail -n 1 || true)"
-    fi
-fi
-if [[ -z "$bindir" || ! -x "$bindir/initdb" ]]; then
     echo "pg-cluster.sh: PostgreSQL's initdb not found (install the postgresql package)" >&2
     exit 2
-fi
-
-as_user=()
-if [[ "$(id -u)" == 0 ]]; then
-    if id postgres >/dev/null 2>&1; then user=postgres; else user=nobody; fi
-    as_user=(runuser -u "$user" --)
 fi
 
 case "$command" in

@@ -14,29 +14,15 @@ if [[ "${1:-}" == "--require" ]]; then
     shift
 fi
 
-bindir="${PG_BINDIR:-}"
+# shellcheck source=postgres-env.sh
+source "$(dirname "$0")/postgres-env.sh"
 if [[ -z "$bindir" ]]; then
-    if command -v pg_config >/dev/null 2>&1 && [[ -x "$(pg_config --bindir)/initdb" ]]; then
-        bindir="$(pg_config --bindir)"
-    else
-        # Debian keeps the server binaries off PATH; Homebrew's postgresql@N is keg-only.
-        bindir="$(ls -d /usr/lib/postgresql/*/bin /opt/homebrew/opt/postgresql@*/bin \
-            /usr/local/opt/postgresql@*/bin 2>/dev/null | sort -V | tail -n 1 || true)"
-    fi
-fi
-if [[ -z "$bindir" || ! -x "$bindir/initdb" ]]; then
     if $require; then
         echo "with-postgres.sh: PostgreSQL's initdb not found, and the PostgreSQL tests are required (install the postgresql package)" >&2
         exit 1
     fi
     echo "with-postgres.sh: PostgreSQL's initdb not found (install the postgresql package); running without it" >&2
     exec "$@"
-fi
-
-as_user=()
-if [[ "$(id -u)" == 0 ]]; then
-    if id postgres >/dev/null 2>&1; then user=postgres; else user=nobody; fi
-    as_user=(runuser -u "$user" --)
 fi
 
 dir="$(mktemp -d "${TMPDIR:-/tmp}/voicemsg-pg.XXXXXX")"
