@@ -66,6 +66,17 @@ def p99(values):
     return values[min(len(values) - 1, int(len(values) * 0.99))] if values else float("nan")
 
 
+def stop_everything(procs, server, cluster):
+    """Ends a PostgreSQL scenario: its worker processes, its server, then its cluster."""
+    for p in procs:
+        if p.poll() is None:
+            p.terminate()
+            p.wait(timeout=60)
+    server.terminate()
+    server.wait(timeout=60)
+    cluster.remove()
+
+
 def scenario_413(port, run, data):
     start_time = time.time()
     status = upload(port, run, b"O" * (30 * 1024 * 1024), timeout=30)
@@ -276,13 +287,7 @@ def scenario_pg_down(data):
             for line in log_lines(w, down_at, up_at):
                 print("    " + os.path.basename(w.log_path) + ": " + line[:200])
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.terminate()
-                p.wait(timeout=60)
-        server.terminate()
-        server.wait(timeout=60)
-        cluster.remove()
+        stop_everything(procs, server, cluster)
 
 
 def long_recording(data, seconds=540):
@@ -517,13 +522,7 @@ def scenario_pg_restart(data):
               f"jobs completed more than once {sum(1 for v in done.values() if v > 1)}; "
               f"worker processes alive {sum(1 for p in procs if p.poll() is None)}/4; log lines per worker {lines}")
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.terminate()
-                p.wait(timeout=60)
-        server.terminate()
-        server.wait(timeout=60)
-        cluster.remove()
+        stop_everything(procs, server, cluster)
 
 
 def scenario_short_leases(data):
@@ -550,13 +549,7 @@ def scenario_short_leases(data):
               f"uploads {dict((s, statuses.count(s)) for s in set(statuses))}) in {time.time() - started:.0f} s: "
               f"statuses {counts}; attempts|jobs {attempts}; 'lease lost' lines {lost}")
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.terminate()
-                p.wait(timeout=60)
-        server.terminate()
-        server.wait(timeout=60)
-        cluster.remove()
+        stop_everything(procs, server, cluster)
 
 
 SCENARIOS = ["413", "stalled", "load", "pgdown", "busy", "killed", "diskfull", "pgrestart", "leases"]
