@@ -205,6 +205,10 @@ public struct PlaybackScheduler: Sendable, Equatable {
     /// When `entry` becomes due at the current pace, if that is before the next distance
     /// update is expected: the scheduler then asks to be woken at that moment, so a message
     /// starts at its marker even when fixes are 15 s (100 m) apart.
+    ///
+    /// Inlined: called from `wakeUpTime`, which holds `self` for mutation, a separate function
+    /// was handed a 176-byte copy of the whole scheduler on every fix.
+    @inline(__always)
     private func predictedDueTime(_ entry: Entry) -> Double? {
         guard configuration.anticipatesNextUpdate, progress.speed > 0, let updateTime = progress.updateTime,
               let interval = progress.updateInterval
@@ -271,6 +275,7 @@ extension PlaybackScheduler: Codable {
 
 extension PlaybackScheduler.Progress {
     /// Takes a new distance: never backwards, and a smoothed speed for the lead.
+    @inline(__always)
     mutating func advance(to time: Double, meters newMeters: Double, configuration: PlaybackScheduler.Configuration) {
         let clamped = newMeters.isFinite ? max(meters, newMeters) : meters
         if let previous = updateTime, time > previous {
