@@ -212,6 +212,16 @@ export function playedText(message) {
  * wrong and, for the person who recorded it, what to do. The server's own text is shown
  * beside it as the detail.
  */
+/**
+ * The server's own reason for a failed message, without the message's id in front: the runner
+ * reads it under the plain words. The sender's page shows only the plain words.
+ */
+export function failureDetail(message) {
+  const reason = message.error || "";
+  const prefix = `${message.id}: `;
+  return reason.startsWith(prefix) ? reason.slice(prefix.length) : reason;
+}
+
 export function plainFailure(reason, { forSender = true } = {}) {
   const text = (reason || "").toLowerCase();
   let cause;

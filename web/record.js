@@ -609,7 +609,6 @@ function updateStatus(message) {
     $("sent").classList.add("is-failed");
     $("sent-text").textContent = "The runner will not hear this one. Please record it again.";
     $("failed-text").textContent = plainFailure(message.error);
-    $("failed-details").textContent = message.error ? `Details: ${message.error}` : "";
     show($("failed"));
     $("again-button").textContent = "Record again";
     announce(`Your message could not be prepared. ${plainFailure(message.error)}`);

@@ -3,7 +3,7 @@
 
 import {
   $, show, announce, api, follow, fragmentValue, runIDFromPath, formatDistance, formatClock,
-  describeMarker, statusBadge, playedText, plainFailure, fetchAudioURL,
+  describeMarker, statusBadge, playedText, plainFailure, failureDetail, fetchAudioURL,
 } from "./common.js";
 
 const runID = runIDFromPath();
@@ -264,7 +264,7 @@ function updateCard(card, message) {
   show(card.failure, failed);
   if (failed) {
     card.failureText.textContent = plainFailure(message.error, { forSender: false });
-    card.failureDetails.textContent = message.error ? `Details: ${message.error}` : "";
+    card.failureDetails.textContent = message.error ? `Details: ${failureDetail(message)}` : "";
   }
   const ready = message.status === "ready";
   show(card.play, ready);
