@@ -20,7 +20,8 @@ public struct DecoderIsolation: Sendable, Equatable {
     /// 200 MiB of mappings (FFmpeg and the codec libraries it links) and holds one packet and
     /// one frame at a time; a table that claims billions of entries fails to allocate.
     public var addressSpaceBytes = 512 << 20
-    /// Wall-clock time before the child is killed, seconds. Default 60.
+    /// Wall-clock time the child may keep its reader waiting, in all, before it is killed,
+    /// seconds. Default 60. The reader's own work on the samples is not counted.
     public var wallClockSeconds = 60.0
     /// The `voicemsg-decode` executable. Default nil: the `VOICEMSG_DECODE` environment
     /// variable, else the one installed beside the running executable.

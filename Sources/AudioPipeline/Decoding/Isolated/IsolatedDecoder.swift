@@ -17,8 +17,7 @@ enum IsolatedDecoder {
             cpuSeconds: isolation.cpuSeconds, addressSpaceBytes: isolation.addressSpaceBytes,
             maximumSeconds: limits.maximumDurationSeconds)
         let child = try DecoderProcess(executable: executable, arguments: wireLimits.arguments, input: source.fd)
-        var reader = Reader(child: child, deadline: DispatchTime.now().uptimeNanoseconds
-                            + UInt64(max(0, isolation.wallClockSeconds) * 1e9))
+        var reader = Reader(child: child, remainingNanoseconds: UInt64(max(0, isolation.wallClockSeconds) * 1e9))
         var session = Session(limits: limits, downmix: downmix, sniffed: sniffed)
         do {
             while let (tag, length) = try reader.recordHeader() {
@@ -85,12 +84,17 @@ enum IsolatedDecoder {
 }
 
 extension IsolatedDecoder {
-    /// Reads records from the child within the wall-clock deadline.
+    /// Reads records from the child within its wall-clock budget.
+    ///
+    /// The budget is spent only while this side waits for the child's output, not while it
+    /// works on the samples it has read: a hung child runs it down, a slow caller does not.
+    /// Counted from the start, a 10-minute file through a debug build on a loaded machine
+    /// (the pipeline's own work, with the child blocked on the full pipe) ran past 60 s.
     struct Reader {
         struct Timeout: Error {}
 
         let child: DecoderProcess
-        let deadline: UInt64
+        var remainingNanoseconds: UInt64
 
         /// The next record's tag and length; nil when the stream ends cleanly between records.
         mutating func recordHeader() throws -> (DecoderWire.Tag, Int)? {
@@ -129,9 +133,12 @@ extension IsolatedDecoder {
         private mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) throws -> Int {
             var filled = 0
             while filled < buffer.count {
-                guard let got = try child.read(into: buffer.baseAddress! + filled, count: buffer.count - filled, deadline: deadline) else {
-                    throw Timeout()
-                }
+                let start = DispatchTime.now().uptimeNanoseconds
+                let got = try child.read(
+                    into: buffer.baseAddress! + filled, count: buffer.count - filled,
+                    deadline: start + remainingNanoseconds)
+                remainingNanoseconds -= min(remainingNanoseconds, DispatchTime.now().uptimeNanoseconds - start)
+                guard let got else { throw Timeout() }
                 if got == 0 { break }
                 filled += got
             }
