@@ -478,13 +478,21 @@ def scenario_disk_full(data):
             try:
                 delete_status = urllib.request.urlopen(req, timeout=60).status
             except urllib.error.HTTPError as e:
-                delete_status = e.code
-            # Space returns: the ballast file goes.
+                delete_status = f"{e.code} {e.read().decode(errors='replace').strip()}"
+                if e.code != 507:
+                    with open(os.path.join(data, "full-server.log")) as log:
+                        delete_status += " / log: " + " | ".join(line.strip()[:300] for line in log if "rror" in line)
+            # Space returns: the ballast file goes. The refused delete changed nothing, so it
+            # can be asked again.
             os.remove(ballast)
+            try:
+                delete_again = urllib.request.urlopen(req, timeout=60).status
+            except urllib.error.HTTPError as e:
+                delete_again = e.code
             again = upload(port, run, body)
             print(f"disk full (64 MB tmpfs, 10 MB uploads): statuses {statuses}; spool files left {leftovers}; "
                   f"stored {stored} messages; integrity_check {integrity}; DELETE of a message on the full disk: {delete_status}; "
-                  f"after a 24 MB file is deleted the next upload: {again} (same process)")
+                  f"after a 24 MB file is deleted the same DELETE: {delete_again}, the next upload: {again} (same process)")
         finally:
             server.terminate()
             server.wait(timeout=60)

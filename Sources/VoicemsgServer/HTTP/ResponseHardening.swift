@@ -22,6 +22,11 @@ struct ResponseHardening<Context: RequestContext>: RouterMiddleware {
             response = try await next(request, context)
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
+        } catch where StorageFull.matches(error) {
+            // Any write the full disk refused (a delete too: SQLite needs room in its WAL to
+            // record it) rolled back whole: 507, as an upload gets, not an internal error.
+            context.logger.error("the data folder's disk is full: \(PrintableText.escaped("\(error)"))")
+            response = try StorageFull.unchanged.response(from: request, context: context)
         } catch {
             // Hummingbird would answer an empty 500 and log nothing; the cause goes to the log
             // (escaped: it may quote stored text), the client gets a line it can report.
