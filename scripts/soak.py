@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Soak scenarios of issue 13 against real servers and workers on loopback, printing figures.
 
-  scripts/soak.sh [413 stalled load pgdown busy killed diskfull pgrestart leases]   (all by default)
+  scripts/soak.sh [413 stalled load pgdown busy killed diskfull pgrestart leases pgload]   (all by default)
 
 413: the 413 read by urllib. stalled: 40 uploads stalled 400 bytes short (closed by the idle
 timeout; RSS afterwards). load: N concurrent 25 MB uploads with /healthz probed throughout (peak
@@ -11,7 +11,7 @@ job ready once. busy: every worker encodes a 9-minute recording while /healthz i
 times. killed: the SQLite server SIGKILLed 20 times under 500 uploads from 8 clients. diskfull:
 the data folder on a 64 MB tmpfs (skipped where mounting is not allowed). pgrestart: PostgreSQL
 restarted twice under 4 workers draining 200 jobs. leases: the shortest lease, 2 workers on
-PostgreSQL, 30 real 60 s messages. Not run in `make test`: it takes many minutes and gigabytes
+PostgreSQL, 30 real 60 s messages. pgload: the load scenario on PostgreSQL. Not run in `make test`: it takes many minutes and gigabytes
 of disk.
 """
 import calendar, json, os, random, socket, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
@@ -560,7 +560,19 @@ def scenario_short_leases(data):
         stop_everything(procs, server, cluster)
 
 
-SCENARIOS = ["413", "stalled", "load", "pgdown", "busy", "killed", "diskfull", "pgrestart", "leases"]
+def scenario_pg_load(data):
+    """The load scenario with the queue and audio in PostgreSQL: uploads go in one at a time."""
+    cluster = Cluster(os.path.join(data, "pg-load"))
+    server, port = start(data, ["--database", cluster.url], data_dir=False, name="pg-load-server.log")
+    try:
+        accepted = scenario_load(port, create_run(port), server.pid)
+        stored = cluster.sql("select count(*) from originals")
+        print(f"pgload: {accepted} uploads got 202; PostgreSQL holds {stored[0] if stored else '?'} originals")
+    finally:
+        stop_everything([], server, cluster)
+
+
+SCENARIOS = ["413", "stalled", "load", "pgdown", "busy", "killed", "diskfull", "pgrestart", "leases", "pgload"]
 
 
 def main():
@@ -578,6 +590,8 @@ def main():
             scenario_pg_restart(data)
         if "leases" in chosen:
             scenario_short_leases(data)
+        if "pgload" in chosen:
+            scenario_pg_load(data)
         if not set(chosen) & {"413", "stalled", "load"}:
             return
         proc, port = start(data, [])

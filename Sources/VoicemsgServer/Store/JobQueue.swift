@@ -41,7 +41,8 @@ public protocol JobQueue: RetentionStore {
 
 extension JobQueue {
     /// `enqueue` with the upload in a file of `length` bytes. This default maps the file; the
-    /// SQLite queue copies it into the database in pieces, so no upload is held whole in memory.
+    /// SQLite queue copies it into the database in pieces, so no upload is held whole in memory,
+    /// and the PostgreSQL queue lets one upload at a time into memory on its way.
     func enqueue(_ message: NewMessage, originalFile: URL, length: Int) async throws -> MessageRecord {
         try await enqueue(message, original: Data(contentsOf: originalFile, options: .alwaysMapped))
     }

@@ -12,9 +12,22 @@ struct PostgresJobQueue: JobQueue {
     /// Wakes this process's long polls when a job's state changes; polls re-check on their own
     /// for changes made on other machines.
     let changes: MessageChangeSignal
+    /// Uploads on their way into PostgreSQL, one at a time: each goes whole into one bind
+    /// message (copied twice on the way, as a ByteBuffer and into the connection's outbound
+    /// buffer), so forty concurrent 20 MB uploads raised the server to 982 MB. The rest wait
+    /// on disk, in the spool, for their turn. One at a time, 100 concurrent 25 MB uploads peak
+    /// at 236 MB (two: 328 MB); on loopback PostgreSQL takes one in about 0.3 s.
+    let originalsInFlight = AsyncGate(limit: Self.originalsInFlightLimit)
+    static let originalsInFlightLimit = 1
 
     private var client: PostgresClient { database.client }
     private var logger: Logger { database.logger }
+
+    func enqueue(_ message: NewMessage, originalFile: URL, length: Int) async throws -> MessageRecord {
+        try await originalsInFlight.pass {
+            try await enqueue(message, original: Data(contentsOf: originalFile, options: .alwaysMapped))
+        }
+    }
 
     func enqueue(_ message: NewMessage, original: Data) async throws -> MessageRecord {
         let logger = self.logger
