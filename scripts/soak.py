@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Soak scenarios of issue 13 against real servers and workers on loopback, printing figures.
 
-  scripts/soak.sh [413 stalled load pgdown busy killed diskfull pgrestart leases pgload]   (all by default)
+  scripts/soak.sh [413 stalled slowheaders load pgdown busy killed diskfull pgrestart leases pgload]   (all by default)
 
 413: the 413 read by urllib. stalled: 40 uploads stalled 400 bytes short (closed by the idle
-timeout; RSS afterwards). load: N concurrent 25 MB uploads with /healthz probed throughout (peak
+timeout; RSS afterwards). slowheaders: 1,000 connections sending one header byte a second
+(closed by the header timeout) while a normal 25 MB upload is timed against one alone. load: N concurrent 25 MB uploads with /healthz probed throughout (peak
 RSS, statuses, healthz p99). pgdown: PostgreSQL (a cluster of the scenario's own,
 scripts/pg-cluster.sh) stopped 60 s under 2 workers: log lines, SIGTERM during the outage, every
 job ready once. busy: every worker encodes a 9-minute recording while /healthz is probed 200
@@ -14,7 +15,7 @@ restarted twice under 4 workers draining 200 jobs. leases: the shortest lease, 2
 PostgreSQL, 30 real 60 s messages. pgload: the load scenario on PostgreSQL. Not run in `make test`: it takes many minutes and gigabytes
 of disk.
 """
-import calendar, json, os, random, socket, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
+import asyncio, calendar, json, os, random, socket, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
 
 BIN = os.environ.get("VOICEMSG_BIN", ".build/debug/voicemsg")
 CLIENTS = int(os.environ.get("SOAK_CLIENTS", "100"))
@@ -33,7 +34,8 @@ def start(data, extra, data_dir=True, name="server.log"):
     log = open(os.path.join(data, name), "w+")
     where = ["--data-dir", os.path.join(data, "data")] if data_dir else []
     proc = subprocess.Popen([BIN, "serve", "--port", "0", "--host", "127.0.0.1", "--workers", "0", *where,
-                             "--idle-timeout-seconds", "5", "--uploads-per-minute-per-token", "100000"] + extra,
+                             "--idle-timeout-seconds", "5", "--header-timeout-seconds", "3",
+                             "--uploads-per-minute-per-token", "100000"] + extra,
                             stdout=log, stderr=log)
     for _ in range(300):
         log.seek(0)
@@ -148,6 +150,77 @@ def scenario_stalled(port, run, pid):
     time.sleep(1)
     print(f"stalled: 40 uploads 400 B short; RSS while stalled {peak // 1024} MiB; {closed}/40 closed by the server "
           f"{time.time() - stalled_at:.1f} s after stalling; RSS after {rss_kib(pid, 'VmRSS') // 1024} MiB")
+
+
+SLOW_CONNECTIONS = int(os.environ.get("SOAK_SLOW_CONNECTIONS", "1000"))
+
+
+async def trickle_heads(port, count, closed, seconds=60):
+    """`count` connections each sending one header byte a second; the time each was closed by
+    the server (None: still open after `seconds`, or never connected)."""
+    async def one():
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            closed.append(None)
+            return
+        started = time.time()
+        head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * seconds
+        try:
+            for byte in head:
+                if time.time() - started > seconds:
+                    break
+                writer.write(bytes([byte]))
+                await writer.drain()
+                try:
+                    # The read paces the bytes: one a second, or the server's close.
+                    if await asyncio.wait_for(reader.read(100), timeout=1.0) == b"":
+                        closed.append(time.time() - started)
+                        return
+                except asyncio.TimeoutError:
+                    pass
+        except (ConnectionError, OSError):
+            closed.append(time.time() - started)
+            return
+        finally:
+            writer.close()
+        closed.append(None)
+
+    await asyncio.gather(*(one() for _ in range(count)))
+
+
+def scenario_slow_headers(port, run, pid):
+    """1,000 connections sending one header byte a second, and a normal 25 MB upload meanwhile."""
+    body = b"RIFF" + os.urandom(UPLOAD - 4)
+
+    def timed_uploads():
+        """Three uploads one after another: their statuses and the median time."""
+        statuses, times = [], []
+        for _ in range(3):
+            started = time.time()
+            statuses.append(upload(port, run, body))
+            times.append(time.time() - started)
+        return statuses, sorted(times)[1]
+
+    alone, unloaded = timed_uploads()
+    before = rss_kib(pid, "VmRSS")
+    closed = []
+    slow = threading.Thread(target=lambda: asyncio.run(trickle_heads(port, SLOW_CONNECTIONS, closed)))
+    slow.start()
+    # Timed while all of them trickle, before the header timeout (3 s here) closes them.
+    time.sleep(1.5)
+    connections = len(os.listdir(f"/proc/{pid}/fd"))
+    during, loaded = timed_uploads()
+    peak = rss_kib(pid, "VmRSS")
+    slow.join()
+    times = sorted(t for t in closed if t is not None)
+    still = len(closed) - len(times)
+    print(f"slowheaders: {SLOW_CONNECTIONS} connections at 1 header byte/s (server's open fds 1.5 s in: {connections}); "
+          f"a 25 MB upload alone {unloaded:.2f} s {alone}, during {loaded:.2f} s {during} (medians of 3), "
+          f"ratio {loaded / unloaded:.2f}; closed by the server: {len(times)}, "
+          f"after {times[0] if times else 0:.1f}-{times[-1] if times else 0:.1f} s (median "
+          f"{times[len(times) // 2] if times else 0:.1f} s); still open or never connected: {still}; "
+          f"RSS {before // 1024} -> {peak // 1024} MiB")
 
 
 def probe_until_stdin_closes(port):
@@ -572,7 +645,7 @@ def scenario_pg_load(data):
         stop_everything([], server, cluster)
 
 
-SCENARIOS = ["413", "stalled", "load", "pgdown", "busy", "killed", "diskfull", "pgrestart", "leases", "pgload"]
+SCENARIOS = ["413", "stalled", "slowheaders", "load", "pgdown", "busy", "killed", "diskfull", "pgrestart", "leases", "pgload"]
 
 
 def main():
@@ -592,13 +665,14 @@ def main():
             scenario_short_leases(data)
         if "pgload" in chosen:
             scenario_pg_load(data)
-        if not set(chosen) & {"413", "stalled", "load"}:
+        if not set(chosen) & {"413", "stalled", "slowheaders", "load"}:
             return
         proc, port = start(data, [])
         try:
             run = create_run(port)
             if "413" in chosen: scenario_413(port, run, data)
             if "stalled" in chosen: scenario_stalled(port, run, proc.pid)
+            if "slowheaders" in chosen: scenario_slow_headers(port, run, proc.pid)
             if "load" not in chosen: return
             accepted = scenario_load(port, run, proc.pid)
             out = subprocess.run(["sqlite3", os.path.join(data, "data", "voicemsg.sqlite"),

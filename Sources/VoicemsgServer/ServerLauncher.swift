@@ -27,11 +27,14 @@ public enum ServerLauncher {
             .makeRouter()
         let where_ = store.location
         let scheme = tls == nil ? "http" : "https"
-        // HTTP/1 with the 1.0 close, the close after a refused upload's answer, and the idle
-        // timeout for slow headers, stalled bodies and idle keep-alive; under TLS when asked.
-        let http1 = HTTPServerBuilder.voicemsgHTTP1(configuration: .init(
-            additionalChannelHandlers: [CloseAfterResponseHandler()],
-            idleTimeout: .milliseconds(Int64(apiConfiguration.idleTimeoutSeconds * 1000))))
+        // HTTP/1 with the 1.0 close, the close after a refused upload's answer, the idle
+        // timeout for stalled bodies and idle keep-alive, and the head's deadline for slow
+        // headers; under TLS when asked.
+        let http1 = HTTPServerBuilder.voicemsgHTTP1(
+            configuration: .init(
+                additionalChannelHandlers: [CloseAfterResponseHandler()],
+                idleTimeout: .milliseconds(Int64(apiConfiguration.idleTimeoutSeconds * 1000))),
+            headTimeout: .milliseconds(Int64(apiConfiguration.headerTimeoutSeconds * 1000)))
         let server: HTTPServerBuilder = try tls.map { try .tls(http1, tlsConfiguration: $0.configuration) } ?? http1
         let app = Application(
             router: router,

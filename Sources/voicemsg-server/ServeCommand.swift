@@ -58,6 +58,12 @@ struct ServeCommand: AsyncParsableCommand {
             arrive, between body bytes, and idle between requests.
             """)
     var idleTimeoutSeconds: Double = 30
+    @Option(
+        help: """
+            Seconds from a request's first byte until its headers must have arrived whole, \
+            however steadily they trickle in; past it the connection is closed.
+            """)
+    var headerTimeoutSeconds: Double = 10
 
     @Option(help: "Queued and processing messages past which uploads get 503.")
     var maxQueueDepth: Int = 10_000
@@ -97,6 +103,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard idleTimeoutSeconds.isFinite, idleTimeoutSeconds >= 0.1 else {
             throw ValidationError("--idle-timeout-seconds must be at least 0.1")
         }
+        guard headerTimeoutSeconds.isFinite, headerTimeoutSeconds >= 0.1 else {
+            throw ValidationError("--header-timeout-seconds must be at least 0.1")
+        }
     }
 
     func run() async throws {
@@ -113,6 +122,7 @@ struct ServeCommand: AsyncParsableCommand {
         // From the environment, not the command line, so it does not show in `ps`.
         api.adminTokenHash = adminOnlyRuns ? Self.adminToken.map(SecureIdentifier.hash(token:)) : nil
         api.idleTimeoutSeconds = idleTimeoutSeconds
+        api.headerTimeoutSeconds = headerTimeoutSeconds
         api.maxQueueDepth = maxQueueDepth
         api.uploadsPerMinutePerToken = uploadsPerMinutePerToken
         api.maxMessagesPerRun = maxMessagesPerRun

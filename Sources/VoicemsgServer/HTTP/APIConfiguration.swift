@@ -30,6 +30,11 @@ public struct APIConfiguration: Sendable {
     /// while its request headers arrive, between body bytes, and idle between requests. A
     /// stalled upload is then cut off and leaves nothing. Default 30.
     public var idleTimeoutSeconds: Double = 30
+    /// Seconds from a request's first byte until its headers must be whole, whatever the pace
+    /// of the bytes, as nginx's `client_header_timeout`: a client trickling its headers a byte
+    /// at a time is closed. Default 10: a phone on a poor network sends a request head (under
+    /// 2 KB) in well under a second.
+    public var headerTimeoutSeconds: Double = 10
     /// Where uploads are written while they arrive (see `UploadSpooler`). The server sets it
     /// inside the SQLite data folder; the default is the system's temporary folder.
     public var spoolDirectory: URL = FileManager.default.temporaryDirectory

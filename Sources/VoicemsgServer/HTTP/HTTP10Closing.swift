@@ -8,22 +8,37 @@ extension HTTPServerBuilder {
     /// HTTP/1.1 as Hummingbird serves it, plus HTTP/1.0 as RFC 9112 wants it: a 1.0 request
     /// without `Connection: keep-alive` is answered in 1.0 and the connection closed after it.
     /// Hummingbird reads requests after they are converted to version-less HTTP types, so it
-    /// would otherwise keep such a connection open.
-    static func voicemsgHTTP1(configuration: HTTP1Channel.Configuration = .init()) -> HTTPServerBuilder {
-        .init { responder in HTTP10ClosingChannel(base: HTTP1Channel(responder: responder, configuration: configuration)) }
+    /// would otherwise keep such a connection open. With `headTimeout`, a request's head must
+    /// arrive whole within it (see `RequestHeadDeadline`).
+    static func voicemsgHTTP1(
+        configuration: HTTP1Channel.Configuration = .init(), headTimeout: TimeAmount? = nil
+    ) -> HTTPServerBuilder {
+        .init { responder in
+            HTTP10ClosingChannel(
+                base: HTTP1Channel(responder: responder, configuration: configuration), headTimeout: headTimeout)
+        }
     }
 }
 
-/// Hummingbird's HTTP/1 child channel, with `HTTP10ConnectionHandler` right after the decoder.
+/// Hummingbird's HTTP/1 child channel, with `HTTP10ConnectionHandler` right after the decoder,
+/// and the request head's deadline watched on both sides of the decoder.
 struct HTTP10ClosingChannel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
     let base: HTTP1Channel
+    var headTimeout: TimeAmount?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+        let headTimeout = self.headTimeout
+        return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations
             let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try operations.addHandler(HTTP10ConnectionHandler(), position: .after(decoder))
+            let http10 = HTTP10ConnectionHandler()
+            try operations.addHandler(http10, position: .after(decoder))
+            if let headTimeout {
+                let deadline = RequestHeadDeadline(timeout: headTimeout)
+                try operations.addHandler(HeadBytesWatch(deadline), position: .before(decoder))
+                try operations.addHandler(HeadArrivalWatch(deadline), position: .after(http10))
+            }
             return value
         }
     }

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `--header-timeout-seconds`: a request's head must arrive whole within it, however steadily
+/// the bytes trickle in (the idle timeout restarts at every byte, so alone it never closes a
+/// client sending one header byte at a time). Waiting between requests is the idle timeout's.
+@Suite struct HeaderTimeoutTests {
+    @Test func aTrickledHeadIsClosedAtTheHeaderTimeoutNotTheIdleOne() async throws {
+        let directory = try TemporaryDirectory()
+        let (server, port) = try await UploadSpoolingTests.startServer(
+            directory, extra: ["--header-timeout-seconds", "1", "--idle-timeout-seconds", "30"])
+        defer { Task { await server.stop() } }
+
+        let socket = try RawSocket(port: port)
+        defer { socket.close() }
+        // One byte every 200 ms for up to a minute: never idle long enough for the idle timeout.
+        let head = Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) + [UInt8](repeating: 0x61, count: 300)
+        let trickle = Thread {
+            for byte in head {
+                guard (try? socket.send([byte])) != nil else { return }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+        }
+        let started = Date()
+        trickle.start()
+        // Ends when the server closes, or at the socket's 20 s read timeout.
+        let reply = socket.readAll()
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(reply.isEmpty, "a head that never arrived gets no answer: \(reply)")
+        #expect(elapsed < 15, "closed after \(elapsed) s; the idle timeout is 30 s and the trickle lasts 60 s")
+        #expect(server.isRunning)
+    }
+
+    @Test func aKeptAliveConnectionMayWaitLongerThanTheHeaderTimeout() async throws {
+        let directory = try TemporaryDirectory()
+        let (server, port) = try await UploadSpoolingTests.startServer(
+            directory, extra: ["--header-timeout-seconds", "1", "--idle-timeout-seconds", "30"])
+        defer { Task { await server.stop() } }
+
+        let socket = try RawSocket(port: port)
+        defer { socket.close() }
+        let request = Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        try socket.send(request)
+        #expect(try Self.statusLine(socket).hasPrefix("HTTP/1.1 200"))
+        // Idle between requests for twice the header timeout: not a slow head.
+        try await Task.sleep(for: .seconds(2))
+        try socket.send(request)
+        #expect(try Self.statusLine(socket).hasPrefix("HTTP/1.1 200"))
+    }
+
+    @Test func aHeaderTimeoutUnderATenthOfASecondIsRefusedInOneLine() async throws {
+        let directory = try TemporaryDirectory()
+        let server = try ChildProcess(
+            executable: "voicemsg",
+            arguments: ["serve", "--port", "0", "--data-dir", directory.file("data"), "--header-timeout-seconds", "0"],
+            logPath: directory.file("server.log"))
+        defer { Task { await server.stop() } }
+        let status = try await server.waitForExit(seconds: 30)
+        #expect(status != nil && status != 0)
+        #expect(server.log.contains("--header-timeout-seconds must be at least 0.1"))
+        #expect(!server.log.contains("listening on"))
+    }
+
+    /// The status line of the next answer on a kept-alive connection (its head, read whole).
+    static func statusLine(_ socket: RawSocket) throws -> String {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while !bytes.ends(with: Array("\r\n\r\n".utf8)) {
+            guard recv(socket.descriptor, &byte, 1, 0) == 1 else { throw TestFailure("the connection ended after \(bytes.count) bytes") }
+            bytes.append(byte)
+        }
+        // /healthz answers with a length: read its body too, so the next answer starts clean.
+        let head = String(decoding: bytes, as: UTF8.self)
+        let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+        var body = [UInt8](repeating: 0, count: length)
+        var got = 0
+        while got < length {
+            let count = body.withUnsafeMutableBytes { recv(socket.descriptor, $0.baseAddress! + got, length - got, 0) }
+            guard count > 0 else { throw TestFailure("the body ended after \(got) of \(length) bytes") }
+            got += count
+        }
+        return String(head.prefix { $0 != "\r" })
+    }
+}
+
+private extension Array where Element == UInt8 {
+    func ends(with suffix: [UInt8]) -> Bool { count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix }
+}
