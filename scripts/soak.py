@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Soak scenarios of issue 13 against real servers and workers on loopback, printing figures.
 
-  scripts/soak.sh [413 stalled slowheaders load pgdown busy killed diskfull pgrestart leases pgload]   (all by default)
+  scripts/soak.sh [413 stalled slowheaders slowbodies load pgdown busy killed diskfull pgrestart leases pgload]   (all by default)
 
 413: the 413 read by urllib. stalled: 40 uploads stalled 400 bytes short (closed by the idle
 timeout; RSS afterwards). slowheaders: 1,000 connections sending one header byte a second
-(closed by the header timeout) while a normal 25 MB upload is timed against one alone. load: N concurrent 25 MB uploads with /healthz probed throughout (peak
+(closed by the header timeout) while a normal 25 MB upload is timed against one alone.
+slowbodies: 20 uploads at 100 bytes a second (408 by the slowest pace kept). load: N concurrent 25 MB uploads with /healthz probed throughout (peak
 RSS, statuses, healthz p99). pgdown: PostgreSQL (a cluster of the scenario's own,
 scripts/pg-cluster.sh) stopped 60 s under 2 workers: log lines, SIGTERM during the outage, every
 job ready once. busy: every worker encodes a 9-minute recording while /healthz is probed 200
@@ -221,6 +222,44 @@ def scenario_slow_headers(port, run, pid):
           f"after {times[0] if times else 0:.1f}-{times[-1] if times else 0:.1f} s (median "
           f"{times[len(times) // 2] if times else 0:.1f} s); still open or never connected: {still}; "
           f"RSS {before // 1024} -> {peak // 1024} MiB")
+
+
+async def trickle_bodies(port, run, count, answers, rate=100, seconds=60):
+    """`count` uploads whose bodies come at `rate` bytes a second: each one's answer and when."""
+    async def one():
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write((f"POST /v1/runs/{run['id']}/messages?marker=1km HTTP/1.1\r\nHost: x\r\n"
+                      f"Authorization: Bearer {run['inviteToken']}\r\nContent-Length: 1000000\r\n\r\nRIFF").encode())
+        started = time.time()
+        try:
+            while time.time() - started < seconds:
+                writer.write(b"x" * rate)
+                await writer.drain()
+                try:
+                    line = await asyncio.wait_for(reader.readline(), timeout=1.0)
+                    answers.append((line.decode().strip() or "closed", time.time() - started))
+                    return
+                except asyncio.TimeoutError:
+                    pass
+        except (ConnectionError, OSError):
+            answers.append(("reset", time.time() - started))
+            return
+        finally:
+            writer.close()
+        answers.append(("still open", time.time() - started))
+
+    await asyncio.gather(*(one() for _ in range(count)))
+
+
+def scenario_slow_bodies(port, run, data):
+    """20 uploads whose bodies come at 100 bytes a second: 408 once behind 500 B/s after 20 s."""
+    answers = []
+    asyncio.run(trickle_bodies(port, run, 20, answers))
+    times = sorted(t for _, t in answers)
+    kinds = {a: [a for a, _ in answers].count(a) for a, _ in answers}
+    spool = os.path.join(data, "data", "uploads-in-progress")
+    print(f"slowbodies: 20 uploads at 100 B/s: {kinds}, after {times[0]:.1f}-{times[-1]:.1f} s; "
+          f"spool files left {len(os.listdir(spool))}")
 
 
 def probe_until_stdin_closes(port):
@@ -645,7 +684,7 @@ def scenario_pg_load(data):
         stop_everything([], server, cluster)
 
 
-SCENARIOS = ["413", "stalled", "slowheaders", "load", "pgdown", "busy", "killed", "diskfull", "pgrestart", "leases", "pgload"]
+SCENARIOS = ["413", "stalled", "slowheaders", "slowbodies", "load", "pgdown", "busy", "killed", "diskfull", "pgrestart", "leases", "pgload"]
 
 
 def main():
@@ -665,7 +704,7 @@ def main():
             scenario_short_leases(data)
         if "pgload" in chosen:
             scenario_pg_load(data)
-        if not set(chosen) & {"413", "stalled", "slowheaders", "load"}:
+        if not set(chosen) & {"413", "stalled", "slowheaders", "slowbodies", "load"}:
             return
         proc, port = start(data, [])
         try:
@@ -673,6 +712,7 @@ def main():
             if "413" in chosen: scenario_413(port, run, data)
             if "stalled" in chosen: scenario_stalled(port, run, proc.pid)
             if "slowheaders" in chosen: scenario_slow_headers(port, run, proc.pid)
+            if "slowbodies" in chosen: scenario_slow_bodies(port, run, data)
             if "load" not in chosen: return
             accepted = scenario_load(port, run, proc.pid)
             out = subprocess.run(["sqlite3", os.path.join(data, "data", "voicemsg.sqlite"),

@@ -64,6 +64,12 @@ struct ServeCommand: AsyncParsableCommand {
             however steadily they trickle in; past it the connection is closed.
             """)
     var headerTimeoutSeconds: Double = 10
+    @Option(
+        help: """
+            The slowest upload kept: after 20 s, a body must average this many bytes a second or \
+            it is cut off with 408 (0: no limit).
+            """)
+    var minUploadBytesPerSecond: Double = 500
 
     @Option(help: "Queued and processing messages past which uploads get 503.")
     var maxQueueDepth: Int = 10_000
@@ -106,6 +112,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard headerTimeoutSeconds.isFinite, headerTimeoutSeconds >= 0.1 else {
             throw ValidationError("--header-timeout-seconds must be at least 0.1")
         }
+        guard minUploadBytesPerSecond.isFinite, minUploadBytesPerSecond >= 0 else {
+            throw ValidationError("--min-upload-bytes-per-second must be 0 or more")
+        }
     }
 
     func run() async throws {
@@ -123,6 +132,7 @@ struct ServeCommand: AsyncParsableCommand {
         api.adminTokenHash = adminOnlyRuns ? Self.adminToken.map(SecureIdentifier.hash(token:)) : nil
         api.idleTimeoutSeconds = idleTimeoutSeconds
         api.headerTimeoutSeconds = headerTimeoutSeconds
+        api.minimumUploadBytesPerSecond = minUploadBytesPerSecond
         api.maxQueueDepth = maxQueueDepth
         api.uploadsPerMinutePerToken = uploadsPerMinutePerToken
         api.maxMessagesPerRun = maxMessagesPerRun

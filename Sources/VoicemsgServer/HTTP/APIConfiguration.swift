@@ -35,6 +35,10 @@ public struct APIConfiguration: Sendable {
     /// at a time is closed. Default 10: a phone on a poor network sends a request head (under
     /// 2 KB) in well under a second.
     public var headerTimeoutSeconds: Double = 10
+    /// The slowest upload body kept: after 20 s of grace, a body must average this many bytes a
+    /// second or it is cut off with 408 and leaves nothing. Default 500 (4 kbit/s, far below
+    /// any phone network); 0 turns the check off.
+    public var minimumUploadBytesPerSecond: Double = 500
     /// Where uploads are written while they arrive (see `UploadSpooler`). The server sets it
     /// inside the SQLite data folder; the default is the system's temporary folder.
     public var spoolDirectory: URL = FileManager.default.temporaryDirectory

@@ -35,6 +35,12 @@ struct UploadSpooler: Sendable {
     /// How much more than the limit a refused body is read and discarded.
     var drainBytes = 64 * 1024 * 1024
     var drainSeconds = 5.0
+    /// The slowest body kept, as Apache's mod_reqtimeout `body=20,MinRate=500`: a body may take
+    /// `graceSeconds` plus one second per `minimumBytesPerSecond` it has sent. The idle timeout
+    /// closes a body that stops; this one that trickles (a byte a second would hold a 25 MB
+    /// upload's connection for 289 days). 500 B/s is far below any phone network; 0 turns it off.
+    var minimumBytesPerSecond = 500.0
+    var graceSeconds = 20.0
 
     /// Deletes files of uploads that were in progress when an earlier server stopped.
     static func removeLeftovers(in directory: URL) {
@@ -71,6 +77,7 @@ struct UploadSpooler: Sendable {
         // would each hold twice the batch.
         var pending = ByteBufferAllocator().buffer(capacity: batchBytes)
         var written = 0
+        let started = ContinuousClock.now
         func flush() async throws {
             guard pending.readableBytes > 0 else { return }
             hasher = try await threads.runIfActive { [pending, hasher] in
@@ -86,6 +93,7 @@ struct UploadSpooler: Sendable {
                 await drain(&iterator, alreadyOver: written + chunk.readableBytes - limit)
                 throw tooLarge()
             }
+            try checkPace(written: written + chunk.readableBytes, since: started)
             if prefix.count < prefixLength {
                 prefix.append(contentsOf: chunk.readableBytesView.prefix(prefixLength - prefix.count))
             }
@@ -133,6 +141,17 @@ struct UploadSpooler: Sendable {
             guard let chunk = try? await iterator.next() else { return }
             discarded += chunk.readableBytes
         }
+    }
+
+    /// 408 once the body is behind the slowest pace allowed.
+    private func checkPace(written: Int, since started: ContinuousClock.Instant) throws {
+        guard minimumBytesPerSecond > 0 else { return }
+        let elapsed = started.duration(to: .now)
+        let allowed = graceSeconds + Double(written) / minimumBytesPerSecond
+        guard elapsed > .milliseconds(Int64(allowed * 1000)) else { return }
+        throw HTTPError(
+            .requestTimeout, headers: [.connection: "close"],
+            message: "the body arrived slower than \(Int(minimumBytesPerSecond)) bytes a second; nothing was stored")
     }
 
     private func tooLarge() -> HTTPError {

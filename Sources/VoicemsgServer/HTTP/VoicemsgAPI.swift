@@ -142,6 +142,7 @@ public struct VoicemsgAPI: Sendable {
         var spooler = UploadSpooler(
             directory: configuration.spoolDirectory, limit: configuration.maxUploadBytes)
         spooler.prefixLength = AudioSniffer.prefixLength
+        spooler.minimumBytesPerSecond = configuration.minimumUploadBytesPerSecond
         return try await spooler.spool(
             request.body, declaredLength: request.headers[.contentLength].flatMap(Int.init))
     }

@@ -1,0 +1,52 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import Testing
+@testable import VoicemsgServer
+
+/// The slowest body kept (`UploadSpooler.minimumBytesPerSecond`, mod_reqtimeout's MinRate): a
+/// body that trickles is cut off with 408 and leaves no file; one at a steady pace is kept.
+struct UploadPaceTests {
+    /// A body of `chunks` pieces of `size` bytes, one every `interval`.
+    static func body(chunks: Int, size: Int, interval: Duration) -> RequestBody {
+        let stream = AsyncStream<ByteBuffer> { continuation in
+            let task = Task {
+                for _ in 0..<chunks {
+                    continuation.yield(ByteBuffer(repeating: 0x52, count: size))
+                    try? await Task.sleep(for: interval)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+        return RequestBody(asyncSequence: stream)
+    }
+
+    static func spooler(_ directory: URL) -> UploadSpooler {
+        var spooler = UploadSpooler(directory: directory, limit: 1 << 20)
+        spooler.graceSeconds = 0.3
+        spooler.minimumBytesPerSecond = 1000
+        return spooler
+    }
+
+    @Test func aTricklingBodyIsCutOffWith408AndLeavesNothing() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pace-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // 10 bytes every 50 ms: 200 B/s against 1000 B/s after 0.3 s of grace.
+        let error = await #expect(throws: HTTPError.self) {
+            _ = try await Self.spooler(directory).spool(Self.body(chunks: 40, size: 10, interval: .milliseconds(50)), declaredLength: 400)
+        }
+        #expect(error?.status.code == 408)
+        #expect(error?.headers[.connection] == "close")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
+    @Test func aBodyAtASteadyPaceIsKept() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pace-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // 200 bytes every 50 ms: 4,000 B/s, for longer than the grace.
+        let spooled = try await Self.spooler(directory).spool(
+            Self.body(chunks: 20, size: 200, interval: .milliseconds(50)), declaredLength: 4000)
+        #expect(spooled.length == 4000)
+    }
+}
