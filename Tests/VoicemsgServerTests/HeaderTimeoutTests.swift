@@ -16,8 +16,11 @@ import TestSupport
         defer { socket.close() }
         // One byte every 200 ms for up to a minute: never idle long enough for the idle timeout.
         let head = Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) + [UInt8](repeating: 0x61, count: 300)
+        let stop = Locked(false)
+        let stopped = DispatchSemaphore(value: 0)
         let trickle = Thread {
-            for byte in head {
+            defer { stopped.signal() }
+            for byte in head where !stop.withLock({ $0 }) {
                 guard (try? socket.send([byte])) != nil else { return }
                 Thread.sleep(forTimeInterval: 0.2)
             }
@@ -27,6 +30,9 @@ import TestSupport
         // Ends when the server closes, or at the socket's 20 s read timeout.
         let reply = socket.readAll()
         let elapsed = Date().timeIntervalSince(started)
+        // Stopped before the socket closes: its descriptor may be another test's next.
+        stop.withLock { $0 = true }
+        stopped.wait()
         #expect(reply.isEmpty, "a head that never arrived gets no answer: \(reply)")
         #expect(elapsed < 15, "closed after \(elapsed) s; the idle timeout is 30 s and the trickle lasts 60 s")
         #expect(server.isRunning)

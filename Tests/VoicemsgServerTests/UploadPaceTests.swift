@@ -22,19 +22,21 @@ struct UploadPaceTests {
         return RequestBody(asyncSequence: stream)
     }
 
+    /// 100 B/s after half a second. The bodies below are far from that pace either way, since
+    /// a full test run can starve these tasks of their threads for seconds.
     static func spooler(_ directory: URL) -> UploadSpooler {
         var spooler = UploadSpooler(directory: directory, limit: 1 << 20)
-        spooler.graceSeconds = 0.3
-        spooler.minimumBytesPerSecond = 1000
+        spooler.graceSeconds = 0.5
+        spooler.minimumBytesPerSecond = 100
         return spooler
     }
 
     @Test func aTricklingBodyIsCutOffWith408AndLeavesNothing() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pace-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        // 10 bytes every 50 ms: 200 B/s against 1000 B/s after 0.3 s of grace.
+        // 2 bytes every 50 ms: 40 B/s, cut off near 0.8 s.
         let error = await #expect(throws: HTTPError.self) {
-            _ = try await Self.spooler(directory).spool(Self.body(chunks: 40, size: 10, interval: .milliseconds(50)), declaredLength: 400)
+            _ = try await Self.spooler(directory).spool(Self.body(chunks: 80, size: 2, interval: .milliseconds(50)), declaredLength: 160)
         }
         #expect(error?.status.code == 408)
         #expect(error?.headers[.connection] == "close")
@@ -44,9 +46,9 @@ struct UploadPaceTests {
     @Test func aBodyAtASteadyPaceIsKept() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pace-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        // 200 bytes every 50 ms: 4,000 B/s, for longer than the grace.
+        // 2,000 bytes every 50 ms: 40,000 B/s for a second; each piece buys 20 s.
         let spooled = try await Self.spooler(directory).spool(
-            Self.body(chunks: 20, size: 200, interval: .milliseconds(50)), declaredLength: 4000)
-        #expect(spooled.length == 4000)
+            Self.body(chunks: 20, size: 2000, interval: .milliseconds(50)), declaredLength: 40_000)
+        #expect(spooled.length == 40_000)
     }
 }
