@@ -34,6 +34,7 @@ extension DistanceTracker {
         }
         let noise = max(first.horizontalAccuracy ?? configuration.assumedAccuracy, 1)
         filter.restart(at: start, noise: noise)
+        settled = start
         lastStepSeconds = 0
         lastAccepted = start
         lastAcceptedTime = first.time

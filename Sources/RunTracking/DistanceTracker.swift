@@ -88,6 +88,9 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
     var lastStep = PlanePoint.origin
     var lastStepSeconds = 0.0
     var wanderRate = 0.0
+    /// Where the fixes have been lately: their mean over about `settlingSeconds` (see
+    /// `hasSettled`).
+    var settled = PlanePoint.origin
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
@@ -158,6 +161,9 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
             bridge.acceptedSince += 1
             provisionalBridge = bridge.acceptedSince >= 3 ? nil : bridge
         }
+        let weight = min(1, elapsed * Self.inverseSettlingSeconds)
+        settled.east += weight * (position.east - settled.east)
+        settled.north += weight * (position.north - settled.north)
         filter.predict(by: elapsed, accelerationNoise: accelerationNoise)
         filter.correct(east: position.east, north: position.north, noise: noise)
         count(fix, elapsed: elapsed)
@@ -180,6 +186,7 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         lastCounted = reproject(lastCounted)
         stillAnchor = reproject(stillAnchor)
         previousFiltered = reproject(previousFiltered)
+        settled = reproject(settled)
         filter.position = reproject(filter.position)
         self.plane = moved
         return moved.project(fix)
@@ -208,6 +215,7 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
             stillAnchor = from
         }
         filter.restart(at: position, noise: noise)
+        settled = position
         lastStepSeconds = 0
         lastAccepted = position
         lastAcceptedTime = fix.time
@@ -223,6 +231,7 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         let plane = LocalTangentPlane(originLatitude: fix.latitude, originLongitude: fix.longitude)
         self.plane = plane
         filter.restart(at: .origin, noise: noise)
+        settled = .origin
         lastFixTime = fix.time
         lastAccepted = .origin
         lastAcceptedTime = fix.time
