@@ -132,11 +132,13 @@ extension DistanceTracker {
     /// current speed (15 to 25 m) most of that sideways wander cancels. A turn sharper than
     /// `maximumTurn` ends the chord at the previous position, so corners are not cut.
     private mutating func countChord(to current: PlanePoint, speed: Double, elapsed: Double) {
+        // In squares, without the chord's square root: it ran at every fix, and the chord is
+        // measured only when it is counted.
         let chordEast = current.east - lastCounted.east, chordNorth = current.north - lastCounted.north
-        let chord = planarLength(chordEast, chordNorth)
+        let squared = chordEast * chordEast + chordNorth * chordNorth
         let length = min(max(speed * configuration.chordSeconds, configuration.shortestChord), configuration.longestChord)
-        if chord >= length {
-            committed += unwandered(squared: chord * chord, seconds: lastAcceptedTime - lastCountedTime)
+        if squared >= length * length {
+            committed += unwandered(squared: squared, seconds: lastAcceptedTime - lastCountedTime)
             lastCounted = current
             lastCountedTime = lastAcceptedTime
             return
@@ -144,9 +146,12 @@ extension DistanceTracker {
         // A turn is judged once the chord is 2 m long: from 5 m, a 4 m hairpin was already
         // half turned before its first cut, and its corners were lost (2.6% on a clean
         // switchback trail at a walk).
-        guard chord > 2 else { return }
+        guard squared > 4 else { return }
+        // The angle between the chord and the heading is wider than `maximumTurn` when
+        // dot < cos(maximumTurn) × chord × speed; squared, for a positive dot.
         let dot = chordEast * filter.velocityEast + chordNorth * filter.velocityNorth
-        if dot < cosineOfMaximumTurn * chord * speed {
+        let bound = cosineOfMaximumTurn * cosineOfMaximumTurn * squared * speed * speed
+        if dot < 0 || dot * dot < bound {
             committed += lastCounted.distance(to: previousFiltered)
             lastCounted = previousFiltered
             lastCountedTime = lastAcceptedTime - elapsed
@@ -157,9 +162,9 @@ extension DistanceTracker {
 extension DistanceTracker {
     /// The filter's acceleration noise at the current speed (see `fullAccelerationSpeed`).
     var accelerationNoise: Double {
-        // (speed / fullAccelerationSpeed)², without the square root.
-        let full = configuration.fullAccelerationSpeed
-        let share = (filter.velocityEast * filter.velocityEast + filter.velocityNorth * filter.velocityNorth) / (full * full)
+        // (speed / fullAccelerationSpeed)², without the square root or a division.
+        let share = (filter.velocityEast * filter.velocityEast + filter.velocityNorth * filter.velocityNorth)
+            * inverseSquaredFullAccelerationSpeed
         return configuration.accelerationNoise * min(1, max(0.1, share))
     }
 }

@@ -64,6 +64,8 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
     /// The filtered position after the previous accepted fix.
     var previousFiltered = PlanePoint.origin
     let cosineOfMaximumTurn: Double
+    /// 1 / `fullAccelerationSpeed`², so that `accelerationNoise` divides nothing per fix.
+    let inverseSquaredFullAccelerationSpeed: Double
     /// Rejected fixes in a row that agree with each other (lat/lon, since the plane moves).
     var rejectedRun: [GPSFix] = []
     /// The last gap bridge, while it is young enough to be undone.
@@ -95,6 +97,7 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
         cosineOfMaximumTurn = cos(configuration.maximumTurn * .pi / 180)
+        inverseSquaredFullAccelerationSpeed = 1 / (configuration.fullAccelerationSpeed * configuration.fullAccelerationSpeed)
         measuredDopplerVariance = configuration.dopplerNoise * configuration.dopplerNoise
         dopplerVariance = measuredDopplerVariance
     }
