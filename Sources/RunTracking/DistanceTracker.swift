@@ -209,7 +209,7 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         // A pause where the runner barely moved is standing still, not distance; while
         // standing still, only leaving the still circle counts, as without a gap.
         if across > (isStill ? configuration.stillRadius : 2 * noise) {
-            committed += across
+            committed += acrossGap(across, from: previousDopplerSpeed, to: fix.dopplerSpeed, seconds: elapsed)
             isStill = false
             lastCounted = position
             lastCountedTime = fix.time
