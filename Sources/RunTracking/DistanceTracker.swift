@@ -25,10 +25,12 @@ import Foundation
 ///    wander learnt from the fixes, see `learnWander`). The open chord, or the speeds up to
 ///    the latest fix, count at once, so the distance never lags the latest fix.
 /// 4. **Standing still.** A stop begins when the Doppler speed, or else the filtered speed,
-///    falls below `stillSpeed`; nothing accrues then. Moving again (Doppler speed above
-///    `movingSpeed` twice in a row), or drifting out of `stillRadius`, ends it.
+///    falls below `stillSpeed` (by filtered speed, only once the fixes have settled: see
+///    `hasSettled`); nothing accrues then. Moving again (Doppler speed above `movingSpeed`
+///    twice in a row), or drifting out of `stillRadius`, ends it.
 /// 5. **Gaps.** After more than `gapSeconds` without a fix the straight line across the gap
-///    counts when its speed is plausible, and the filter restarts.
+///    counts when its speed is plausible (more, up to 1.3 times, when the Doppler speeds on
+///    both sides say the runner ran through it: see `acrossGap`), and the filter restarts.
 ///
 /// Distance between filtered positions is measured in the plane, whose origin follows the
 /// runner (re-centred every 500 m), so it stays within 0.02% of the WGS84 geodesic.
