@@ -47,7 +47,7 @@ extension DistanceTracker {
         /// the slowest walk, up a steep hill, is 0.8 m/s. It was 0.7 m/s, where a 0.8 m/s
         /// walker's speed, give or take its noise, often fell. The filtered speed of such a
         /// walker still falls below 0.5 m/s when the fixes wander, so by filtered speed a stop
-        /// also needs the fixes to have settled within `stillSpeed` × 15 s (see `hasSettled`).
+        /// also needs the fixes to have settled, to within 0.45 m/s × 15 s (see `hasSettled`).
         public var stillSpeed: Double
         /// A stop ends when two Doppler speeds in a row are above this (m/s); the distance
         /// those speeds say was run since the first of them counts. Default 0.7 m/s (it was

@@ -177,10 +177,17 @@ extension DistanceTracker {
     /// later message 25 m further off.
     static let settlingSeconds = 15.0
     static let inverseSettlingSeconds = 1 / settlingSeconds
+    /// The fixes' mean trails a runner at speed v by v × `settlingSeconds`; within
+    /// `settledSpeed` × `settlingSeconds` (6.75 m) of it, the runner has settled. 0.45 m/s,
+    /// just under `stillSpeed`: at 0.5 m/s a walker at 0.8 m/s with σ 3 m was still stopped
+    /// six times in 75 minutes, and a marker fell in one of the 25 m jumps out; at 0.425 m/s
+    /// a traffic-light stop under σ 5 m was found so late that the wander counted meanwhile
+    /// put the rest of the run 40 m ahead.
+    static let settledSpeed = 0.45
 
-    /// Whether the filtered position is within `stillSpeed × settlingSeconds` (7.5 m) of the
-    /// fixes' mean over about the last `settlingSeconds`: a stop by filtered speed alone also
-    /// needs this.
+    /// Whether the filtered position is within `settledSpeed × settlingSeconds` (6.75 m) of
+    /// the fixes' mean over about the last `settlingSeconds`: a stop by filtered speed alone
+    /// also needs this.
     ///
     /// A walker at 0.8 m/s whose fixes wander (σ 3 m, over 30 s) has a filtered speed that
     /// falls below `stillSpeed` for tens of seconds at a time; each time was a stop, and the
@@ -191,7 +198,7 @@ extension DistanceTracker {
     @inline(__always)
     func hasSettled(_ current: PlanePoint) -> Bool {
         let east = current.east - settled.east, north = current.north - settled.north
-        let reach = configuration.stillSpeed * Self.settlingSeconds
+        let reach = Self.settledSpeed * Self.settlingSeconds
         return east * east + north * north < reach * reach
     }
 }

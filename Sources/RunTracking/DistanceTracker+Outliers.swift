@@ -37,6 +37,9 @@ extension DistanceTracker {
         filter.restart(at: start, noise: noise)
         settled = start
         lastStepSeconds = 0
+        pairStart = start
+        pairStartTime = first.time
+        previousPairSeconds = 0
         lastAccepted = start
         lastAcceptedTime = first.time
         lastCounted = start

@@ -92,6 +92,16 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
     var lastStep = PlanePoint.origin
     var lastStepSeconds = 0.0
     var wanderRate = 0.0
+    /// The fix two back and its time, the two steps before it with their seconds, and the
+    /// rate learnt from every other fix (see `randomWanderRate`).
+    var pairStart = PlanePoint.origin
+    var pairStartTime = 0.0
+    var previousPairStep = PlanePoint.origin
+    var previousPairSeconds = 0.0
+    var wanderRateAtDouble = 0.0
+    /// `wanderShare` × `randomWanderRate`, kept as it is learnt: `unwandered` runs at every fix.
+    var unwanderingRate = 0.0
+    var learnsAtDouble = false
     /// Where the fixes have been lately: their mean over about `settlingSeconds` (see
     /// `hasSettled`).
     var settled = PlanePoint.origin
@@ -153,12 +163,15 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         if let last = lastAcceptedFix, last.latitude == fix.latitude, last.longitude == fix.longitude {
             return .repeated
         }
-        if lastAccepted.distance(to: position) > configuration.maximumSpeed * elapsed {
+        // In squares: a square root per fix saved.
+        let stepEast = position.east - lastAccepted.east, stepNorth = position.north - lastAccepted.north
+        let reach = configuration.maximumSpeed * elapsed
+        if stepEast * stepEast + stepNorth * stepNorth > reach * reach {
             return reject(fix)
         }
         lastFixTime = fix.time
         if !rejectedRun.isEmpty { rejectedRun.removeAll() }
-        learnWander(step: PlanePoint(east: position.east - lastAccepted.east, north: position.north - lastAccepted.north), seconds: elapsed)
+        learnWander(step: PlanePoint(east: stepEast, north: stepNorth), seconds: elapsed)
         lastAccepted = position
         lastAcceptedTime = fix.time
         lastAcceptedFix = fix
@@ -192,6 +205,7 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         stillAnchor = reproject(stillAnchor)
         previousFiltered = reproject(previousFiltered)
         settled = reproject(settled)
+        pairStart = reproject(pairStart)
         filter.position = reproject(filter.position)
         self.plane = moved
         return moved.project(fix)
@@ -222,6 +236,9 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         filter.restart(at: position, noise: noise)
         settled = position
         lastStepSeconds = 0
+        pairStart = position
+        pairStartTime = fix.time
+        previousPairSeconds = 0
         lastAccepted = position
         lastAcceptedTime = fix.time
         previousFiltered = position
@@ -237,6 +254,8 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         self.plane = plane
         filter.restart(at: .origin, noise: noise)
         settled = .origin
+        pairStart = .origin
+        pairStartTime = fix.time
         lastFixTime = fix.time
         lastAccepted = .origin
         lastAcceptedTime = fix.time
