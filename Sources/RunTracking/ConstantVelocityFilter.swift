@@ -31,7 +31,8 @@ struct ConstantVelocityFilter: Sendable, Codable, Equatable {
         east += velocityEast * dt
         north += velocityNorth * dt
         let dt2 = dt * dt
-        positionVariance += 2 * dt * covariance + dt2 * velocityVariance + q * dt2 * dt / 3
+        // × (1/3), not / 3: a division by 3 is not exact, so the compiler keeps it a division.
+        positionVariance += 2 * dt * covariance + dt2 * velocityVariance + q * dt2 * dt * (1.0 / 3)
         covariance += dt * velocityVariance + q * dt2 / 2
         velocityVariance += q * dt
     }

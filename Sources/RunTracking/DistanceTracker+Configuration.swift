@@ -45,7 +45,9 @@ extension DistanceTracker {
         /// A stop begins when the Doppler speed of two fixes in a row, or else the filtered
         /// speed, is below this (m/s); no distance accrues while stopped. Default 0.5 m/s:
         /// the slowest walk, up a steep hill, is 0.8 m/s. It was 0.7 m/s, where a 0.8 m/s
-        /// walker's speed, give or take its noise, often fell.
+        /// walker's speed, give or take its noise, often fell. The filtered speed of such a
+        /// walker still falls below 0.5 m/s when the fixes wander, so by filtered speed a stop
+        /// also needs the fixes to have settled, to within 0.45 m/s × 15 s (see `hasSettled`).
         public var stillSpeed: Double
         /// A stop ends when two Doppler speeds in a row are above this (m/s); the distance
         /// those speeds say was run since the first of them counts. Default 0.7 m/s (it was

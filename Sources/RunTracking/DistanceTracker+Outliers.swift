@@ -18,6 +18,7 @@ extension DistanceTracker {
         }
         let run = rejectedRun
         rejectedRun.removeAll()
+        let before = provisionalBridge?.from.dopplerSpeed ?? lastAcceptedFix?.dopplerSpeed
         if let bridge = provisionalBridge {
             committed = bridge.metersBefore
             let from = plane.project(bridge.from)
@@ -30,11 +31,15 @@ extension DistanceTracker {
         let start = plane.project(first)
         let across = lastCounted.distance(to: start)
         if across <= configuration.maximumGapSpeed * (first.time - lastAcceptedTime) {
-            committed += across
+            committed += acrossGap(across, from: before, to: first.dopplerSpeed, seconds: first.time - lastAcceptedTime)
         }
         let noise = max(first.horizontalAccuracy ?? configuration.assumedAccuracy, 1)
         filter.restart(at: start, noise: noise)
+        settled = start
         lastStepSeconds = 0
+        pairStart = start
+        pairStartTime = first.time
+        previousPairSeconds = 0
         lastAccepted = start
         lastAcceptedTime = first.time
         lastCounted = start
@@ -72,4 +77,21 @@ extension DistanceTracker {
         var from: GPSFix
         var acceptedSince = 0
     }
+}
+
+extension DistanceTracker {
+    /// A gap bridged by a straight line is a chord: it cuts every bend of the way run in
+    /// between. When the Doppler speeds on both sides say the runner was running, the way
+    /// is their mean times the gap's seconds, but never more than `largestGapBend` times
+    /// the straight line: a stop in the gap, which the speeds cannot see, adds no more than
+    /// that. After 45 s asleep at 3 m/s on city streets, the straight line counted 123 m of
+    /// 159.
+    func acrossGap(_ straight: Double, from before: Double?, to after: Double?, seconds: Double) -> Double {
+        guard let before, let after, before > configuration.movingSpeed, after > configuration.movingSpeed else {
+            return straight
+        }
+        return min(max(straight, (before + after) / 2 * seconds), Self.largestGapBend * straight)
+    }
+
+    static let largestGapBend = 1.3
 }

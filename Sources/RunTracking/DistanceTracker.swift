@@ -25,10 +25,12 @@ import Foundation
 ///    wander learnt from the fixes, see `learnWander`). The open chord, or the speeds up to
 ///    the latest fix, count at once, so the distance never lags the latest fix.
 /// 4. **Standing still.** A stop begins when the Doppler speed, or else the filtered speed,
-///    falls below `stillSpeed`; nothing accrues then. Moving again (Doppler speed above
-///    `movingSpeed` twice in a row), or drifting out of `stillRadius`, ends it.
+///    falls below `stillSpeed` (by filtered speed, only once the fixes have settled: see
+///    `hasSettled`); nothing accrues then. Moving again (Doppler speed above `movingSpeed`
+///    twice in a row), or drifting out of `stillRadius`, ends it.
 /// 5. **Gaps.** After more than `gapSeconds` without a fix the straight line across the gap
-///    counts when its speed is plausible, and the filter restarts.
+///    counts when its speed is plausible (more, up to 1.3 times, when the Doppler speeds on
+///    both sides say the runner ran through it: see `acrossGap`), and the filter restarts.
 ///
 /// Distance between filtered positions is measured in the plane, whose origin follows the
 /// runner (re-centred every 500 m), so it stays within 0.02% of the WGS84 geodesic.
@@ -64,6 +66,8 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
     /// The filtered position after the previous accepted fix.
     var previousFiltered = PlanePoint.origin
     let cosineOfMaximumTurn: Double
+    /// 1 / `fullAccelerationSpeed`², so that `accelerationNoise` divides nothing per fix.
+    let inverseSquaredFullAccelerationSpeed: Double
     /// Rejected fixes in a row that agree with each other (lat/lon, since the plane moves).
     var rejectedRun: [GPSFix] = []
     /// The last gap bridge, while it is young enough to be undone.
@@ -88,10 +92,24 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
     var lastStep = PlanePoint.origin
     var lastStepSeconds = 0.0
     var wanderRate = 0.0
+    /// The fix two back and its time, the two steps before it with their seconds, and the
+    /// rate learnt from every other fix (see `randomWanderRate`).
+    var pairStart = PlanePoint.origin
+    var pairStartTime = 0.0
+    var previousPairStep = PlanePoint.origin
+    var previousPairSeconds = 0.0
+    var wanderRateAtDouble = 0.0
+    /// `wanderShare` × `randomWanderRate`, kept as it is learnt: `unwandered` runs at every fix.
+    var unwanderingRate = 0.0
+    var learnsAtDouble = false
+    /// Where the fixes have been lately: their mean over about `settlingSeconds` (see
+    /// `hasSettled`).
+    var settled = PlanePoint.origin
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
         cosineOfMaximumTurn = cos(configuration.maximumTurn * .pi / 180)
+        inverseSquaredFullAccelerationSpeed = 1 / (configuration.fullAccelerationSpeed * configuration.fullAccelerationSpeed)
         measuredDopplerVariance = configuration.dopplerNoise * configuration.dopplerNoise
         dopplerVariance = measuredDopplerVariance
     }
@@ -145,12 +163,15 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         if let last = lastAcceptedFix, last.latitude == fix.latitude, last.longitude == fix.longitude {
             return .repeated
         }
-        if lastAccepted.distance(to: position) > configuration.maximumSpeed * elapsed {
+        // In squares: a square root per fix saved.
+        let stepEast = position.east - lastAccepted.east, stepNorth = position.north - lastAccepted.north
+        let reach = configuration.maximumSpeed * elapsed
+        if stepEast * stepEast + stepNorth * stepNorth > reach * reach {
             return reject(fix)
         }
         lastFixTime = fix.time
         if !rejectedRun.isEmpty { rejectedRun.removeAll() }
-        learnWander(step: PlanePoint(east: position.east - lastAccepted.east, north: position.north - lastAccepted.north), seconds: elapsed)
+        learnWander(step: PlanePoint(east: stepEast, north: stepNorth), seconds: elapsed)
         lastAccepted = position
         lastAcceptedTime = fix.time
         lastAcceptedFix = fix
@@ -158,6 +179,9 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
             bridge.acceptedSince += 1
             provisionalBridge = bridge.acceptedSince >= 3 ? nil : bridge
         }
+        let weight = min(1, elapsed * Self.inverseSettlingSeconds)
+        settled.east += weight * (position.east - settled.east)
+        settled.north += weight * (position.north - settled.north)
         filter.predict(by: elapsed, accelerationNoise: accelerationNoise)
         filter.correct(east: position.east, north: position.north, noise: noise)
         count(fix, elapsed: elapsed)
@@ -180,6 +204,8 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         lastCounted = reproject(lastCounted)
         stillAnchor = reproject(stillAnchor)
         previousFiltered = reproject(previousFiltered)
+        settled = reproject(settled)
+        pairStart = reproject(pairStart)
         filter.position = reproject(filter.position)
         self.plane = moved
         return moved.project(fix)
@@ -199,7 +225,7 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         // A pause where the runner barely moved is standing still, not distance; while
         // standing still, only leaving the still circle counts, as without a gap.
         if across > (isStill ? configuration.stillRadius : 2 * noise) {
-            committed += across
+            committed += acrossGap(across, from: previousDopplerSpeed, to: fix.dopplerSpeed, seconds: elapsed)
             isStill = false
             lastCounted = position
             lastCountedTime = fix.time
@@ -208,7 +234,11 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
             stillAnchor = from
         }
         filter.restart(at: position, noise: noise)
+        settled = position
         lastStepSeconds = 0
+        pairStart = position
+        pairStartTime = fix.time
+        previousPairSeconds = 0
         lastAccepted = position
         lastAcceptedTime = fix.time
         previousFiltered = position
@@ -223,6 +253,9 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         let plane = LocalTangentPlane(originLatitude: fix.latitude, originLongitude: fix.longitude)
         self.plane = plane
         filter.restart(at: .origin, noise: noise)
+        settled = .origin
+        pairStart = .origin
+        pairStartTime = fix.time
         lastFixTime = fix.time
         lastAccepted = .origin
         lastAcceptedTime = fix.time
