@@ -268,3 +268,49 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         isStill = true
     }
 }
+
+// Decoded by hand so that a tracker saved by an earlier version (before the every-other-fix
+// wander and the settled mean) still restores: an app updated during a run must carry on, and
+// a fresh tracker would count from 0 m, which the scheduler, never going back, would sit out.
+// What is missing starts from the last accepted fix, as after a restart of the filter.
+extension DistanceTracker {
+    public init(from decoder: any Decoder) throws {
+        let saved = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(configuration: try saved.decode(Configuration.self, forKey: .configuration))
+        meters = try saved.decode(Double.self, forKey: .meters)
+        speed = try saved.decode(Double.self, forKey: .speed)
+        isStill = try saved.decode(Bool.self, forKey: .isStill)
+        plane = try saved.decodeIfPresent(LocalTangentPlane.self, forKey: .plane)
+        filter = try saved.decode(ConstantVelocityFilter.self, forKey: .filter)
+        lastFixTime = try saved.decode(Double.self, forKey: .lastFixTime)
+        lastAccepted = try saved.decode(PlanePoint.self, forKey: .lastAccepted)
+        lastAcceptedTime = try saved.decode(Double.self, forKey: .lastAcceptedTime)
+        lastAcceptedFix = try saved.decodeIfPresent(GPSFix.self, forKey: .lastAcceptedFix)
+        lastCounted = try saved.decode(PlanePoint.self, forKey: .lastCounted)
+        lastCountedTime = try saved.decode(Double.self, forKey: .lastCountedTime)
+        stillAnchor = try saved.decode(PlanePoint.self, forKey: .stillAnchor)
+        committed = try saved.decode(Double.self, forKey: .committed)
+        previousFiltered = try saved.decode(PlanePoint.self, forKey: .previousFiltered)
+        rejectedRun = try saved.decode([GPSFix].self, forKey: .rejectedRun)
+        provisionalBridge = try saved.decodeIfPresent(ProvisionalBridge.self, forKey: .provisionalBridge)
+        previousDopplerSpeed = try saved.decodeIfPresent(Double.self, forKey: .previousDopplerSpeed)
+        movingEvidence = try saved.decode(Int.self, forKey: .movingEvidence)
+        pendingMeters = try saved.decode(Double.self, forKey: .pendingMeters)
+        stillSince = try saved.decode(Double.self, forKey: .stillSince)
+        stillMeters = try saved.decode(Double.self, forKey: .stillMeters)
+        measuredDopplerVariance = try saved.decode(Double.self, forKey: .measuredDopplerVariance)
+        dopplerVariance = try saved.decode(Double.self, forKey: .dopplerVariance)
+        lastStep = try saved.decode(PlanePoint.self, forKey: .lastStep)
+        lastStepSeconds = try saved.decode(Double.self, forKey: .lastStepSeconds)
+        wanderRate = try saved.decode(Double.self, forKey: .wanderRate)
+        // Added in session 6.
+        pairStart = try saved.decodeIfPresent(PlanePoint.self, forKey: .pairStart) ?? lastAccepted
+        pairStartTime = try saved.decodeIfPresent(Double.self, forKey: .pairStartTime) ?? lastAcceptedTime
+        previousPairStep = try saved.decodeIfPresent(PlanePoint.self, forKey: .previousPairStep) ?? .origin
+        previousPairSeconds = try saved.decodeIfPresent(Double.self, forKey: .previousPairSeconds) ?? 0
+        wanderRateAtDouble = try saved.decodeIfPresent(Double.self, forKey: .wanderRateAtDouble) ?? 0
+        unwanderingRate = try saved.decodeIfPresent(Double.self, forKey: .unwanderingRate) ?? 0
+        learnsAtDouble = try saved.decodeIfPresent(Bool.self, forKey: .learnsAtDouble) ?? false
+        settled = try saved.decodeIfPresent(PlanePoint.self, forKey: .settled) ?? lastAccepted
+    }
+}

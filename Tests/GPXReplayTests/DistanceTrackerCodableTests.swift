@@ -41,6 +41,30 @@ struct DistanceTrackerCodableTests {
         #expect(restored == straight)
     }
 
+    /// A tracker saved before the keys added in session 6 (an app updated during a run) still
+    /// restores, and counts on from where it was: over the rest of the run it ends within 1%
+    /// of the tracker that never stopped.
+    @Test(arguments: PlaybackFixtures.trackNames)
+    func aTrackerSavedByTheEarlierVersionRestoresAndCountsOn(file: String) throws {
+        let fixes = try GPXReader.read(contentsOfFile: PlaybackFixtures.gpxPath(file)).fixes()
+        var straight = DistanceTracker()
+        let half = fixes.count / 2
+        for fix in fixes[..<half] { _ = straight.update(with: fix) }
+        var saved = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(straight)) as? [String: Any])
+        let added = ["pairStart", "pairStartTime", "previousPairStep", "previousPairSeconds", "wanderRateAtDouble",
+                     "unwanderingRate", "learnsAtDouble", "settled", "inverseSquaredFullAccelerationSpeed"]
+        for key in added { #expect(saved.removeValue(forKey: key) != nil, "\(key) is no longer saved") }
+        var restored = try JSONDecoder().decode(DistanceTracker.self, from: JSONSerialization.data(withJSONObject: saved))
+        #expect(restored.meters == straight.meters)
+        for fix in fixes[half...] {
+            let reading = restored.update(with: fix)
+            #expect(reading.meters >= 0 && reading.meters.isFinite)
+            _ = straight.update(with: fix)
+        }
+        #expect(abs(restored.meters - straight.meters) <= 0.01 * straight.meters,
+                "\(restored.meters) m against \(straight.meters) m")
+    }
+
     @Test func aNewTrackerSavesAndRestores() throws {
         // Before the first fix the tracker holds no time yet; JSON must still hold it.
         let data = try JSONEncoder().encode(DistanceTracker())
