@@ -2,7 +2,7 @@
 # A throwaway PostgreSQL cluster that a test or soak scenario stops and starts itself (the
 # PostgreSQL-down and restart scenarios), apart from the one with-postgres.sh shares:
 #   scripts/pg-cluster.sh init DIR        creates DIR/data (trust auth, user voicemsg)
-#   scripts/pg-cluster.sh start DIR PORT  listens on 127.0.0.1:PORT; the URL is
+#   scripts/pg-cluster.sh start DIR PORT  listens on 127.0.0.1:PORT (PG_LISTEN_ADDRESSES adds others); the URL is
 #                                         postgres://voicemsg@127.0.0.1:PORT/postgres
 #   scripts/pg-cluster.sh stop DIR [fast|immediate]
 #   scripts/pg-cluster.sh remove DIR      stops it if running and deletes DIR
@@ -38,7 +38,7 @@ start)
         [[ "$fd" =~ ^[0-9]+$ && "$fd" -gt 2 ]] && eval "exec $fd>&-" 2>/dev/null || true
     done
     "${as_user[@]}" "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+        -o "-c listen_addresses=${PG_LISTEN_ADDRESSES:-127.0.0.1} -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
         start >/dev/null || { tail -5 "$dir/server.log" >&2; echo "pg-cluster.sh: PostgreSQL in $dir did not start on port $port" >&2; exit 1; }
     ;;
 stop)

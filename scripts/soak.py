@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Soak scenarios of issue 13 against real servers and workers on loopback, printing figures.
 
-  scripts/soak.sh [413 stalled slowheaders slowbodies load pgdown busy killed diskfull pgrestart leases pgload]   (all by default)
+  scripts/soak.sh [413 stalled slowheaders slowbodies load pgdown busy killed diskfull pgrestart leases pgload partition]   (all by default)
 
 413: the 413 read by urllib. stalled: 40 uploads stalled 400 bytes short (closed by the idle
 timeout; RSS afterwards). slowheaders: 1,000 connections sending one header byte a second
@@ -13,7 +13,8 @@ job ready once. busy: every worker encodes a 9-minute recording while /healthz i
 times. killed: the SQLite server SIGKILLed 20 times under 500 uploads from 8 clients. diskfull:
 the data folder on a 64 MB tmpfs (skipped where mounting is not allowed). pgrestart: PostgreSQL
 restarted twice under 4 workers draining 200 jobs. leases: the shortest lease, 2 workers on
-PostgreSQL, 30 real 60 s messages. pgload: the load scenario on PostgreSQL. Not run in `make test`: it takes many minutes and gigabytes
+PostgreSQL, 30 real 60 s messages. pgload: the load scenario on PostgreSQL.
+partition: three worker hosts in network namespaces, one cut off mid-job for longer than a lease. Not run in `make test`: it takes many minutes and gigabytes
 of disk.
 """
 import asyncio, calendar, json, os, random, socket, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
@@ -287,14 +288,21 @@ def free_port():
 class Cluster:
     """A PostgreSQL cluster of the scenario's own (scripts/pg-cluster.sh), to stop and start."""
 
-    def __init__(self, directory):
+    def __init__(self, directory, listen=(), trusted=None):
+        """`listen`: addresses to listen on besides 127.0.0.1; `trusted`: a subnet whose hosts
+        connect without a password, as local ones do."""
         self.directory, self.port = directory, free_port()
         self.url = f"postgres://voicemsg@127.0.0.1:{self.port}/postgres"
+        self.listen = ",".join(("127.0.0.1",) + tuple(listen))
         self.ctl("init")
+        if trusted:
+            with open(os.path.join(directory, "data", "pg_hba.conf"), "a") as hba:
+                hba.write(f"host all all {trusted} trust\n")
         self.start()
 
     def ctl(self, *args):
-        subprocess.run(["scripts/pg-cluster.sh", args[0], self.directory, *args[1:]], check=True)
+        subprocess.run(["scripts/pg-cluster.sh", args[0], self.directory, *args[1:]], check=True,
+                       env=dict(os.environ, PG_LISTEN_ADDRESSES=getattr(self, "listen", "127.0.0.1")))
 
     def start(self): self.ctl("start", str(self.port))
     def stop(self): self.ctl("stop", "fast")
@@ -684,7 +692,106 @@ def scenario_pg_load(data):
         stop_everything([], server, cluster)
 
 
-SCENARIOS = ["413", "stalled", "slowheaders", "slowbodies", "load", "pgdown", "busy", "killed", "diskfull", "pgrestart", "leases", "pgload"]
+class WorkerHost:
+    """A worker machine: a network namespace joined to this one by a veth pair, its own /24."""
+
+    def __init__(self, index):
+        self.name, self.outside, self.inside = f"voicemsg-w{index}", f"vmsw{index}h", f"vmsw{index}n"
+        self.host_ip, self.ip = f"10.231.{index}.1", f"10.231.{index}.2"
+        for command in (["ip", "netns", "add", self.name],
+                        ["ip", "link", "add", self.outside, "type", "veth", "peer", "name", self.inside],
+                        ["ip", "link", "set", self.inside, "netns", self.name],
+                        ["ip", "addr", "add", f"{self.host_ip}/24", "dev", self.outside],
+                        ["ip", "link", "set", self.outside, "up"],
+                        ["ip", "netns", "exec", self.name, "ip", "addr", "add", f"{self.ip}/24", "dev", self.inside],
+                        ["ip", "netns", "exec", self.name, "ip", "link", "set", self.inside, "up"],
+                        ["ip", "netns", "exec", self.name, "ip", "link", "set", "lo", "up"]):
+            subprocess.run(command, check=True, capture_output=True)
+
+    def cut(self):
+        # The host's end down: the worker's packets are dropped without an error, as a cable
+        # pulled at the switch (netem is not in this kernel; TCP just retransmits).
+        subprocess.run(["ip", "link", "set", self.outside, "down"], check=True)
+
+    def restore(self):
+        subprocess.run(["ip", "link", "set", self.outside, "up"], check=True)
+
+    def remove(self):
+        subprocess.run(["ip", "link", "del", self.outside], capture_output=True)
+        subprocess.run(["ip", "netns", "del", self.name], capture_output=True)
+
+    def start_worker(self, data, cluster, lease):
+        log = open(os.path.join(data, self.name + ".log"), "w+")
+        url = f"postgres://voicemsg@{self.host_ip}:{cluster.port}/postgres"
+        proc = subprocess.Popen(["ip", "netns", "exec", self.name, BIN, "worker", "--database", url, "--concurrency", "1",
+                                 "--poll-seconds", "1", "--lease-seconds", str(lease)], stdout=log, stderr=log)
+        proc.log_path = log.name
+        return proc
+
+
+def scenario_partition(data):
+    """Three worker hosts in network namespaces; one is cut off mid-job for longer than a lease."""
+    if os.geteuid() != 0 or subprocess.run(["ip", "netns", "list"], capture_output=True).returncode != 0:
+        print("partition: SKIPPED: needs root and ip netns (network namespaces)")
+        return
+    jobs, lease, outage = int(os.environ.get("SOAK_PARTITION_JOBS", "24")), 10, 25
+    hosts, procs, cluster, server = [], [], None, None
+    try:
+        hosts = [WorkerHost(i) for i in (1, 2, 3)]
+        cluster = Cluster(os.path.join(data, "pg-partition"), listen=[h.host_ip for h in hosts], trusted="10.231.0.0/16")
+        server, port = start(data, ["--database", cluster.url, "--max-upload-bytes", str(64 << 20)], data_dir=False,
+                             name="partition-server.log")
+        path = os.path.join(data, "thirty-seconds.wav")
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-stream_loop", "-1", "-i", "samples/05-hot-finish-1km.wav",
+                        "-t", "30", "-ac", "1", "-ar", "16000", path], check=True)
+        body = open(path, "rb").read()
+        run = create_run(port)
+        statuses = [upload(port, run, body, marker=f"{i + 1}km") for i in range(jobs)]
+        procs = [h.start_worker(data, cluster, lease) for h in hosts]
+        started = time.time()
+        cut_host, cut_proc = hosts[0], procs[0]
+        # Cut while the first host is in the middle of a job.
+        held = []
+        while time.time() - started < 300 and not held:
+            held = cluster.sql(f"select id from messages where status = 'processing' and worker_id like '%-{cut_proc.pid}-%'")
+            time.sleep(0.2)
+        cut_at = time.time()
+        cut_host.cut()
+        time.sleep(outage)
+        cut_host.restore()
+        restored_at = time.time()
+        counts = wait_all_ready(cluster, jobs, 1800)
+        # Late answers have a few seconds after the queue drains to show in the cut worker's log.
+        time.sleep(5)
+        done = completions(procs)
+        taken = cluster.sql("select id || '|' || attempts || '|' || worker_id from messages where id in ("
+                            + ",".join(f"'{m}'" for m in held) + ")") if held else []
+        cut_log = log_lines(cut_proc)
+        rejected = [l for l in cut_log if "lease lost" in l]
+        after = [l for l in log_lines(cut_proc, restored_at, time.time()) if "] completed" in l]
+        attempts = cluster.sql("select attempts, count(*) from messages group by attempts order by 1")
+        print(f"partition: 3 worker hosts (network namespaces, veth, --lease-seconds {lease}), {jobs} x 30 s jobs "
+              f"(uploads {dict((s, statuses.count(s)) for s in set(statuses))}); host 1 cut {cut_at - started:.1f} s in, "
+              f"for {outage} s, holding {held}; afterwards that job id|attempts|worker {taken}; "
+              f"host 1's late answers refused ('lease lost' lines): {len(rejected)} {[l.split('] ')[-1][:60] for l in rejected]}; "
+              f"jobs host 1 completed after the link came back: {len(after)}; statuses {counts}; attempts|jobs {attempts}; "
+              f"jobs completed more than once {sum(1 for v in done.values() if v > 1)}; completions logged {sum(done.values())}; "
+              f"worker processes alive {sum(1 for p in procs if p.poll() is None)}/3")
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()
+                p.wait(timeout=60)
+        if server:
+            server.terminate()
+            server.wait(timeout=60)
+        if cluster:
+            cluster.remove()
+        for h in hosts:
+            h.remove()
+
+
+SCENARIOS = ["413", "stalled", "slowheaders", "slowbodies", "load", "pgdown", "busy", "killed", "diskfull", "pgrestart", "leases", "pgload", "partition"]
 
 
 def main():
@@ -704,6 +811,8 @@ def main():
             scenario_short_leases(data)
         if "pgload" in chosen:
             scenario_pg_load(data)
+        if "partition" in chosen:
+            scenario_partition(data)
         if not set(chosen) & {"413", "stalled", "slowheaders", "slowbodies", "load"}:
             return
         proc, port = start(data, [])
