@@ -5,8 +5,8 @@ import TestSupport
 @testable import VoicemsgServer
 
 /// `--max-concurrent-uploads` on the real server: while one upload holds the only slot, another
-/// gets 503 with `Retry-After` (its body read and discarded, so curl reads the answer); once
-/// the first is done, the next upload is taken.
+/// gets 503 with `Retry-After`, its body read and discarded so that even a client that sends it
+/// all before reading gets the answer; once the first is done, the next upload is taken.
 @Suite struct UploadSlotsLiveTests {
     /// A WAV header and `frames` silent 16-bit mono frames: enough for the upload's sniffing.
     static func wav(frames: Int) -> [UInt8] {
@@ -51,6 +51,19 @@ import TestSupport
         let refusal = try #require(refused, "no upload was refused while the only slot was held")
         #expect(refusal.headers["retry-after"] == "1")
         #expect(refusal.text.contains("uploads at once"))
+
+        // Like Python's urllib: `Connection: close`, and a body far past the socket buffers sent
+        // whole before a byte is read; the 503 still arrives, then the close.
+        let large = Self.wav(frames: 4_000_000)
+        let eager = try RawSocket(port: port)
+        defer { eager.close() }
+        try eager.send(
+            Array(("POST /v1/runs/\(run.id)/messages?marker=3km HTTP/1.1\r\nHost: x\r\n"
+                + "Authorization: Bearer \(run.inviteToken)\r\nContent-Length: \(large.count)\r\nConnection: close\r\n\r\n").utf8)
+                + large)
+        let eagerReply = eager.readAll()
+        #expect(eagerReply.hasPrefix("HTTP/1.1 503"), "\(eagerReply.prefix(200))")
+        #expect(eagerReply.lowercased().contains("connection: close"))
 
         // The held upload ends; its slot is free again.
         try held.send(Array(body.dropFirst(1000)))
