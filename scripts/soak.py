@@ -19,6 +19,8 @@ of disk.
 """
 import asyncio, calendar, json, os, random, socket, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
 
+# The voicemsg to run; it execs voicemsg-server beside it. A deployment runs release binaries
+# (`make soak-release`), and latency figures such as the load's /healthz p99 are theirs to report.
 BIN = os.environ.get("VOICEMSG_BIN", ".build/debug/voicemsg")
 CLIENTS = int(os.environ.get("SOAK_CLIENTS", "100"))
 UPLOAD = 25 * 1000 * 1000
@@ -815,7 +817,8 @@ def main():
             scenario_partition(data)
         if not set(chosen) & {"413", "stalled", "slowheaders", "slowbodies", "load"}:
             return
-        proc, port = start(data, [])
+        # SOAK_SERVE_ARGS: more `serve` options for these scenarios, e.g. another --max-concurrent-uploads.
+        proc, port = start(data, os.environ.get("SOAK_SERVE_ARGS", "").split())
         try:
             run = create_run(port)
             if "413" in chosen: scenario_413(port, run, data)

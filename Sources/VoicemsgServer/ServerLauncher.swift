@@ -15,6 +15,7 @@ public enum ServerLauncher {
         processor: any MessageProcessor, api apiConfiguration: APIConfiguration,
         queue: QueueConfiguration, tls: TLSIdentity? = nil, logger: Logger
     ) async throws {
+        FileDescriptorLimit.raiseToHardLimit(logger: logger)
         let store = try location.open(logger: logger)
         let metrics = ServerMetrics()
         var apiConfiguration = apiConfiguration

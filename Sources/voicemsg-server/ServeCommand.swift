@@ -80,6 +80,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Messages a run may hold; more get 409.")
     var maxMessagesPerRun: Int = 1_000
 
+    @Option(help: "Uploads received and stored at once; more get 503 with Retry-After, so that health checks and the API stay responsive.")
+    var maxConcurrentUploads: Int = 128
+
     @OptionGroup var queue: QueueOptions
 
     func validate() throws {
@@ -102,9 +105,9 @@ struct ServeCommand: AsyncParsableCommand {
         if (tlsCert == nil) != (tlsKey == nil) {
             throw ValidationError("HTTPS needs both --tls-cert and --tls-key")
         }
-        guard maxQueueDepth > 0, uploadsPerMinutePerToken > 0, maxMessagesPerRun > 0 else {
+        guard maxQueueDepth > 0, uploadsPerMinutePerToken > 0, maxMessagesPerRun > 0, maxConcurrentUploads > 0 else {
             throw ValidationError(
-                "--max-queue-depth, --uploads-per-minute-per-token and --max-messages-per-run must be positive")
+                "--max-queue-depth, --uploads-per-minute-per-token, --max-messages-per-run and --max-concurrent-uploads must be positive")
         }
         guard idleTimeoutSeconds.isFinite, idleTimeoutSeconds >= 0.1 else {
             throw ValidationError("--idle-timeout-seconds must be at least 0.1")
@@ -136,6 +139,7 @@ struct ServeCommand: AsyncParsableCommand {
         api.maxQueueDepth = maxQueueDepth
         api.uploadsPerMinutePerToken = uploadsPerMinutePerToken
         api.maxMessagesPerRun = maxMessagesPerRun
+        api.maxConcurrentUploads = maxConcurrentUploads
         let workerCount = workers ?? ProcessInfo.processInfo.activeProcessorCount
         // Checked before anything starts; the error is one line naming the option and file.
         let tls = try tlsCert.flatMap { cert in try tlsKey.map { try TLSIdentity(certificatePath: cert, keyPath: $0) } }

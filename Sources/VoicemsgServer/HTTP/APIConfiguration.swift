@@ -24,6 +24,9 @@ public struct APIConfiguration: Sendable {
     public var maxQueueDepth: Int = 10_000
     /// Uploads each bearer token may start per minute; more get 429 with `Retry-After`.
     public var uploadsPerMinutePerToken: Int = 60
+    /// Uploads spooled and stored at once; more get 503 with `Retry-After` (`UploadSlots`).
+    /// Default 128: about 1 MiB of memory each at full speed, so a flood stays well under 256 MB.
+    public var maxConcurrentUploads: Int = 128
     /// Messages a run may hold; more get 409.
     public var maxMessagesPerRun: Int = 1_000
     /// Seconds a connection may go without a byte from the client before the server closes it:

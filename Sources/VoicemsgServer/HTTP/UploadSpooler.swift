@@ -27,9 +27,9 @@ struct UploadSpooler: Sendable {
 
     let directory: URL
     let limit: Int
-    /// Bytes gathered before one write: file writes and the final sync run on NIO's blocking
-    /// thread pool, never on the threads that serve requests, and a hop per 128 KiB keeps their
-    /// cost low while a hundred uploads hold at most that much each.
+    /// Bytes gathered before one write: file writes, hashing and the final sync run on
+    /// `UploadThreads` (lower priority), never on the threads that serve requests, and a hop per
+    /// 128 KiB keeps their cost low while a hundred uploads hold at most that much each.
     var batchBytes = 128 * 1024
     var prefixLength = 64
     /// How much more than the limit a refused body is read and discarded.
@@ -69,7 +69,6 @@ struct UploadSpooler: Sendable {
         let handle = try FileHandle(forWritingTo: partial)
         defer { try? handle.close() }
 
-        let threads = NIOThreadPool.singleton
         let directory = self.directory
         var hasher = SHA256()
         var prefix = Data()
@@ -80,7 +79,7 @@ struct UploadSpooler: Sendable {
         let started = ContinuousClock.now
         func flush() async throws {
             guard pending.readableBytes > 0 else { return }
-            hasher = try await threads.runIfActive { [pending, hasher] in
+            hasher = try await UploadThreads.run { [pending, hasher] in
                 try Self.write(pending, to: handle, directory: directory)
                 var updated = hasher
                 pending.withUnsafeReadableBytes { updated.update(bufferPointer: $0) }
@@ -110,7 +109,7 @@ struct UploadSpooler: Sendable {
             throw HTTPError(
                 .badRequest, message: "the body ended after \(written) of its \(declaredLength) bytes")
         }
-        try await threads.runIfActive { try handle.synchronize() }
+        try await UploadThreads.run { try handle.synchronize() }
         let whole = directory.appendingPathComponent(name + ".upload")
         try FileManager.default.moveItem(at: partial, to: whole)
         keep = true
@@ -132,6 +131,19 @@ struct UploadSpooler: Sendable {
     static let diskFull = HTTPError(
         HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
         message: "the server's disk is full; nothing was stored; try again later")
+
+    /// `refusal`, given before the body was read, as a lingering close: the body is read and
+    /// discarded (within the same bounds as a 413's) and the answer closes the connection.
+    /// Hummingbird would otherwise stop reading a `Connection: close` request (Python's urllib
+    /// sends that) at the answer, and a client still sending its body would see a broken pipe
+    /// instead of the 503, 429 or 409.
+    func lingering(_ refusal: HTTPError, body: RequestBody) async -> HTTPError {
+        var iterator = body.makeAsyncIterator()
+        await drain(&iterator, alreadyOver: 0)
+        var refusal = refusal
+        refusal.headers[.connection] = "close"
+        return refusal
+    }
 
     /// Reads and discards the rest of a refused body, within the bounds.
     private func drain(_ iterator: inout RequestBody.AsyncIterator, alreadyOver: Int) async {

@@ -11,6 +11,7 @@ public struct VoicemsgAPI: Sendable {
     let configuration: APIConfiguration
     let runCreation: RunCreationGate
     let admission: UploadAdmission
+    let uploadSlots: UploadSlots
 
     public init(store: Store, metrics: ServerMetrics, configuration: APIConfiguration = .init()) {
         self.store = store
@@ -23,6 +24,7 @@ public struct VoicemsgAPI: Sendable {
                 maxQueueDepth: configuration.maxQueueDepth,
                 uploadsPerMinutePerToken: configuration.uploadsPerMinutePerToken,
                 maxMessagesPerRun: configuration.maxMessagesPerRun))
+        uploadSlots = UploadSlots(limit: configuration.maxConcurrentUploads)
     }
 
     /// A router with every route of the API.
@@ -95,7 +97,29 @@ public struct VoicemsgAPI: Sendable {
         if let idempotencyKey, idempotencyKey.isEmpty || idempotencyKey.count > 200 {
             throw HTTPError(.badRequest, message: "Idempotency-Key must have 1 to 200 characters")
         }
-        try await admission.admit(runID: run.id, tokenHash: try Self.credential(context).tokenHash, store: store)
+        // Refused before its body is read (too many at once, queue full, rate, run full): the
+        // answer waits for the body, so that a client that sends it all first still reads it.
+        do {
+            return try await uploadSlots.withSlot {
+                do {
+                    try await admission.admit(runID: run.id, tokenHash: try Self.credential(context).tokenHash, store: store)
+                } catch let refusal as HTTPError {
+                    throw await spooler.lingering(refusal, body: request.body)
+                }
+                return try await spoolAndEnqueue(
+                    request, run: run, marker: marker, markerMeters: markerMeters, sender: sender,
+                    idempotencyKey: idempotencyKey)
+            }
+        } catch let refusal as UploadSlots.Full {
+            throw await spooler.lingering(refusal.error, body: request.body)
+        }
+    }
+
+    /// The admitted upload: spooled, sniffed and enqueued, answered 202.
+    func spoolAndEnqueue(
+        _ request: Request, run: RunRecord, marker: DistanceMarker, markerMeters: Double, sender: String?,
+        idempotencyKey: String?
+    ) async throws -> EditedResponse<UploadResponse> {
         let spooled = try await spoolBody(request)
         defer { try? FileManager.default.removeItem(at: spooled.file) }
         // Refused now, by its first bytes, rather than accepted and failed by a worker later.
@@ -139,12 +163,16 @@ public struct VoicemsgAPI: Sendable {
     /// keeping its first bytes as it goes, so a slow or stalled upload holds no memory while it
     /// arrives and the whole body is never read back to be checked.
     func spoolBody(_ request: Request) async throws -> UploadSpooler.Spooled {
+        try await spooler.spool(
+            request.body, declaredLength: request.headers[.contentLength].flatMap(Int.init))
+    }
+
+    var spooler: UploadSpooler {
         var spooler = UploadSpooler(
             directory: configuration.spoolDirectory, limit: configuration.maxUploadBytes)
         spooler.prefixLength = AudioSniffer.prefixLength
         spooler.minimumBytesPerSecond = configuration.minimumUploadBytesPerSecond
-        return try await spooler.spool(
-            request.body, declaredLength: request.headers[.contentLength].flatMap(Int.init))
+        return spooler
     }
 
     func manifest(_ request: Request, _ context: VoicemsgRequestContext) async throws -> ManifestResponse {
