@@ -16,13 +16,16 @@ APT_PACKAGES = pkg-config libsndfile1-dev libopus-dev libsoxr-dev libebur128-dev
                libavformat-dev libavcodec-dev libavcodec-extra \
                ffmpeg opus-tools sox libsox-fmt-mp3 espeak-ng postgresql prometheus \
                chromium chromium-driver time
+# aac-enc (Debian non-free, the Fraunhofer FDK encoder) makes the format tests' HE-AAC rows;
+# setup enables the non-free component for it alone.
+APT_NONFREE_PACKAGES = aac-enc
 BREW_PACKAGES = pkg-config libsndfile opus libsoxr libebur128 expat ffmpeg opus-tools sox espeak-ng postgresql@16 \
                 prometheus
 
 .PHONY: setup build test browser-test demo bench bench-thresholds samples clean
 
 setup:
-	@scripts/setup.sh "$(APT_PACKAGES)" "$(BREW_PACKAGES)"
+	@scripts/setup.sh "$(APT_PACKAGES)" "$(BREW_PACKAGES)" "$(APT_NONFREE_PACKAGES)"
 
 build: setup
 	$(SWIFT) build -c $(CONFIG)

@@ -5,7 +5,8 @@ import DecoderWire
 ///
 /// Timing is FFmpeg's: the demuxers turn an MP4 edit list or iTunSMPB (AAC priming), Matroska's
 /// CodecDelay and Opus pre-skip into skip-samples side data, and libavcodec drops those samples
-/// itself because `AV_CODEC_FLAG2_SKIP_MANUAL` is left off. Where nothing states the AAC
+/// itself because `AV_CODEC_FLAG2_SKIP_MANUAL` is left off, except an MP4 edit list's priming
+/// for AAC, which FFmpeg gets wrong for HE-AAC and is dropped here. Where nothing states the AAC
 /// priming (raw ADTS, an MP4 fragmented without an edit list), the codec's own delay is dropped
 /// here (`AACPriming`).
 final class FFmpegDecoder {
@@ -36,6 +37,9 @@ final class FFmpegDecoder {
     private var trim: (skip: Int, keep: Int)?
     /// The container or the codec parameters state how many samples to skip at the start.
     private var skipStated = false
+    /// An MP4 edit list's priming for AAC, in the track's time base, dropped here instead of by
+    /// libavcodec (`AACPriming.takeEditListSkip`).
+    private var editListSkip = 0
     /// The audio chunk runs to the end of the file (`OpenEndedAudioChunk`).
     private let openEndedAudio: Bool
 
@@ -145,6 +149,9 @@ final class FFmpegDecoder {
                     if trim == nil, !skipStated, AACPriming.applies(to: stream.pointee.codecpar.pointee, decodedRate: rate) {
                         trim = (AACPriming.frames, Int.max / 2)
                     }
+                    if trim == nil, editListSkip > 0 {
+                        trim = (AACPriming.samples(editListSkip, timeBase: stream.pointee.time_base, rate: rate), Int.max / 2)
+                    }
                     converter = SampleConverter(channelCount: channels)
                     maximumFrames = Int(maximumSeconds * Double(rate))
                     output.send(.format, wireFormat(sampleRate: rate, channelCount: channels).encoded)
@@ -177,7 +184,8 @@ final class FFmpegDecoder {
                 defer { av_packet_unref(packet) }
                 try checkLog()
                 guard packet.pointee.stream_index == stream.pointee.index else { continue }
-                if !skipStated { skipStated = AACPriming.statesSkip(packet) }
+                if takesEditListSkip { editListSkip += AACPriming.takeEditListSkip(packet, taking: converter == nil) }
+                if !skipStated { skipStated = editListSkip > 0 || AACPriming.statesSkip(packet) }
                 if shortPacketSeen {
                     throw DecodeFailure.unreadable("truncated or corrupt: a packet of the audio is cut short")
                 }
@@ -209,6 +217,10 @@ final class FFmpegDecoder {
     }
 
     private var wireRate: Double = 0
+
+    /// AAC from the MOV demuxer (MP4, M4A, MOV, 3GP), whose stated skip is an edit list's.
+    private lazy var takesEditListSkip: Bool = stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_AAC
+        && String(cString: format!.pointee.iformat!.pointee.name).hasPrefix("mov,")
 
     /// Uncompressed PCM (FFmpeg numbers the PCM codecs 0x10000 up to the ADPCM ones at
     /// 0x11000): any whole number of frames is valid audio, so a short packet loses nothing.

@@ -2,8 +2,19 @@ import Foundation
 import Testing
 
 /// The containers and codecs phones and browsers record, made at test time by ffmpeg from a
-/// WAV of speech, plus CAF with AAC, which ffmpeg cannot write (`CAFAACWriter`).
+/// WAV of speech, plus CAF with AAC, which ffmpeg cannot write (`CAFAACWriter`), and HE-AAC,
+/// which ffmpeg 5.1's own AAC encoder cannot make (`HEAAC`).
 enum RecordedFormats {
+    /// HE-AAC (SBR, and v2 with parametric stereo) from the Fraunhofer FDK encoder, the one in
+    /// Android: Debian's `aac-enc` (non-free) writes ADTS with implicit SBR signalling, and
+    /// ffmpeg copies it into an M4A whose edit list states the encoder's priming
+    /// (`scripts/fdk-aac-delay.py`), as a muxer that knows its encoder does.
+    struct HEAAC: Sendable {
+        /// FDK's audio object type: 5 HE-AAC, 29 HE-AAC v2.
+        var objectType: Int
+        var bitrate: Int
+    }
+
     struct Row: Sendable, CustomTestStringConvertible {
         var name: String
         var fileExtension: String
@@ -19,6 +30,7 @@ enum RecordedFormats {
         /// What `inspect` and the report must name.
         var container: String
         var codec: String
+        var heAAC: HEAAC?
 
         var testDescription: String { name }
         var frameSeconds: Double { Double(frameSamples) / Double(sampleRate) }
@@ -66,13 +78,37 @@ enum RecordedFormats {
         // ffmpeg has no CAF muxer for AAC: its ADTS frames are repacked by CAFAACWriter.
         Row(name: "CAF AAC", fileExtension: "caf", sampleRate: 44_100, channels: 1,
             ffmpeg: ["-c:a", "aac", "-b:a", "96k", "-f", "adts"], frameSamples: 1024, container: "CAF", codec: "AAC"),
+        // SBR decodes at twice the core rate: one frame is 2048 samples at the output rate.
+        // Stereo, because with implicit signalling FFmpeg decodes HE-AAC as stereo whatever
+        // was encoded (it allows for parametric stereo).
+        Row(name: "M4A HE-AAC stereo", fileExtension: "m4a", sampleRate: 44_100, channels: 2,
+            ffmpeg: ["-c:a", "copy", "-f", "ipod"], frameSamples: 2048, container: "M4A", codec: "AAC",
+            heAAC: HEAAC(objectType: 5, bitrate: 48_000)),
+        Row(name: "M4A HE-AAC v2 (parametric stereo)", fileExtension: "m4a", sampleRate: 44_100, channels: 2,
+            ffmpeg: ["-c:a", "copy", "-f", "ipod"], frameSamples: 2048, container: "M4A", codec: "AAC",
+            heAAC: HEAAC(objectType: 29, bitrate: 32_000)),
     ]
+
+    static let fdkDelayScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/fdk-aac-delay.py").path
 
     /// Encodes `source` (a WAV at the row's rate and channels) as the row says, into `folder`.
     static func make(_ row: Row, from source: String, in folder: URL) throws -> String {
         let path = folder.appendingPathComponent("input.\(row.fileExtension)").path
         let base = ["-nostdin", "-v", "error", "-y", "-i", source]
-        if row.name == "CAF AAC" {
+        if let he = row.heAAC {
+            let adts = folder.appendingPathComponent("fdk.aac").path
+            let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
+            guard searchPath.split(separator: ":").contains(where: { FileManager.default.isExecutableFile(atPath: "\($0)/aac-enc") }) else {
+                throw ExternalTool.Failure(description: "aac-enc (Debian's non-free package of that name) is missing: run `make setup`")
+            }
+            try ExternalTool.run("aac-enc", ["-t", "\(he.objectType)", "-r", "\(he.bitrate)", source, adts])
+            let delay = try ExternalTool.run("python3", [fdkDelayScript, "\(he.objectType)", "\(row.sampleRate)", "\(row.channels)", "\(he.bitrate)"])
+            let priming = try #require(Int(delay.text.trimmingCharacters(in: .whitespacesAndNewlines)))
+            // A negative start offset: the MOV muxer writes it as the edit list's media time.
+            let offset = String(format: "-%.6f", Double(priming) / Double(row.sampleRate))
+            try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-itsoffset", offset, "-i", adts] + row.ffmpeg + [path])
+        } else if row.name == "CAF AAC" {
             let adts = try ExternalTool.run("ffmpeg", base + row.ffmpeg + ["-"])
             // ffmpeg's AAC encoder primes 1024 frames.
             let probe = try ExternalTool.run("ffprobe", ["-v", "error", "-show_entries", "stream=duration_ts", "-of", "csv=p=0", source])
