@@ -139,14 +139,15 @@ fi
 rm -f "$probe" "$out/.probe.err"
 
 # --- Speed and memory -------------------------------------------------------------------------
-# One run: wall seconds (from the nanosecond clock), peak RSS in KiB and CPU seconds, user + sys
-# of all threads (from GNU time).
+# One run: wall seconds (from the nanosecond clock), peak RSS in KiB, summed over the command and
+# the processes it starts (scripts/tree-peak.py: GNU time's %M is only the largest one's), and CPU
+# seconds, user + sys of all threads and children.
 run_once() {
     local start end status=0
     command_for "$@"
     rm -f "$3"
     start=$(date +%s%N)
-    /usr/bin/time -f "%M %U %S" -o "$out/.rss" "${cmd[@]}" >/dev/null 2>"$out/.stderr" || status=$?
+    python3 scripts/tree-peak.py "$out/.rss" "${cmd[@]}" >/dev/null 2>"$out/.stderr" || status=$?
     end=$(date +%s%N)
     if [ "$status" -ne 0 ] || [ ! -s "$3" ]; then
         echo "bench: $(name "$1") failed on $(basename "$2") (exit $status): $(grep -v '^Command exited' "$out/.stderr" | head -1)" >&2
@@ -218,8 +219,8 @@ fi
 # --- Recordings that voicemsg decodes with FFmpeg in its child process ----------------------
 # A 60 s M4A (AAC-LC, as an iPhone records) and a 60 s WebM written to a pipe (Opus, unknown-size
 # clusters and no duration, as Chrome records), both made from speech-60s.wav. voicemsg decodes
-# them in voicemsg-decode: GNU time's peak RSS for voicemsg counts that child too (the kernel
-# carries a reaped child's peak up to its parent), so the figures include it.
+# them in voicemsg-decode, which runs beside voicemsg: its peak counts, added to voicemsg's own
+# (until session 6 GNU time's %M reported only the larger of the two, 0.38 instead of ~0.6).
 if [ "${tools[0]}" = p ]; then
     [ -f "$out/speech-60s.m4a" ] || ffmpeg -hide_banner -loglevel error -nostdin -y -i "$out/speech-60s.wav" \
         -c:a aac -b:a 64k "$out/speech-60s.m4a"
