@@ -413,8 +413,8 @@ def scenario_pg_down(data):
 
 
 def long_recording(data, seconds=540):
-    """A 9-minute speech recording: the samples looped, 16 kHz mono WAV."""
-    path = os.path.join(data, "nine-minutes.wav")
+    """A speech recording `seconds` long (9 minutes by default): a sample looped, 16 kHz mono WAV."""
+    path = os.path.join(data, f"speech-{seconds}s.wav")
     if not os.path.exists(path):
         subprocess.run(["ffmpeg", "-v", "error", "-y", "-stream_loop", "-1", "-i", "samples/05-hot-finish-1km.wav",
                         "-t", str(seconds), "-ac", "1", "-ar", "16000", path], check=True)
@@ -663,10 +663,7 @@ def scenario_short_leases(data):
                          name="lease-server.log")
     procs = []
     try:
-        path = os.path.join(data, "sixty-seconds.wav")
-        subprocess.run(["ffmpeg", "-v", "error", "-y", "-stream_loop", "-1", "-i", "samples/05-hot-finish-1km.wav",
-                        "-t", "60", "-ac", "1", "-ar", "16000", path], check=True)
-        body = open(path, "rb").read()
+        body = long_recording(data, 60)
         run = create_run(port)
         statuses = [upload(port, run, body, marker=f"{i + 1}km") for i in range(jobs)]
         started = time.time()
@@ -743,10 +740,7 @@ def scenario_partition(data):
         cluster = Cluster(os.path.join(data, "pg-partition"), listen=[h.host_ip for h in hosts], trusted="10.231.0.0/16")
         server, port = start(data, ["--database", cluster.url, "--max-upload-bytes", str(64 << 20)], data_dir=False,
                              name="partition-server.log")
-        path = os.path.join(data, "thirty-seconds.wav")
-        subprocess.run(["ffmpeg", "-v", "error", "-y", "-stream_loop", "-1", "-i", "samples/05-hot-finish-1km.wav",
-                        "-t", "30", "-ac", "1", "-ar", "16000", path], check=True)
-        body = open(path, "rb").read()
+        body = long_recording(data, 30)
         run = create_run(port)
         statuses = [upload(port, run, body, marker=f"{i + 1}km") for i in range(jobs)]
         procs = [h.start_worker(data, cluster, lease) for h in hosts]
