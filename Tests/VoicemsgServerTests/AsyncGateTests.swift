@@ -12,6 +12,8 @@ struct AsyncGateTests {
         var done = 0
         func enter() { inside += 1; most = max(most, inside) }
         func leave() { inside -= 1; done += 1 }
+        /// Whether as many are inside as the gate should let in, of those still to finish.
+        func isFull(limit: Int, of total: Int) -> Bool { inside >= min(limit, total - done) }
     }
 
     struct Refused: Error {}
@@ -26,7 +28,13 @@ struct AsyncGateTests {
                     do {
                         try await gate.pass {
                             await counter.enter()
-                            try await Task.sleep(for: .milliseconds(5))
+                            // Stays until the others the gate should let in are inside too, so
+                            // that a slow scheduler cannot make the gate look stricter than it
+                            // is; a gate that lets fewer in ends the wait at the deadline.
+                            let deadline = ContinuousClock.now + .seconds(5)
+                            while await !counter.isFull(limit: limit, of: 24), ContinuousClock.now < deadline {
+                                try await Task.sleep(for: .milliseconds(1))
+                            }
                             await counter.leave()
                             // Every third one fails inside: its place must still be freed.
                             if index % 3 == 0 { throw Refused() }
