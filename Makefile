@@ -35,7 +35,7 @@ build: setup
 # the pages themselves in headless Chromium (see browser-test).
 test: setup
 	$(SWIFT) build --build-tests
-	scripts/with-postgres.sh --require $(SWIFT) test --skip-build
+	scripts/swift-test-summary.sh scripts/with-postgres.sh --require $(SWIFT) test --skip-build
 	scripts/check-contrast.py
 	scripts/browser-tests.sh "$$($(SWIFT) build --show-bin-path)/voicemsg-server"
 
