@@ -249,6 +249,20 @@ if [ "${tools[0]}" = p ]; then
         mb=$(ratio "${rss[$input.p]}" "${rss[$input.b]}")
         echo "$input: wall p/b $pb ($(verdict "$pb" 0.5)), memory p/b $mb ($(verdict "$mb" 0.25))"
     done
+    # What the shared libraries cost before a byte is decoded: the child given an empty input
+    # loads Debian's libavformat and libavcodec (and their ~140 dependencies), then refuses it.
+    decoder="$(dirname "$bin")/voicemsg-decode"
+    if [ -x "$decoder" ]; then
+        floors=""
+        for ((r = 0; r < runs; r++)); do
+            python3 scripts/tree-peak.py "$out/.rss" "$decoder" --cpu-seconds 30 --address-space 536870912 \
+                --maximum-seconds 600 </dev/null >/dev/null 2>&1 || true
+            floors+="$(cut -d' ' -f1 "$out/.rss")"$'\n'
+        done
+        floor=$(printf '%s' "$floors" | median)
+        echo "floor: the decoder child alone, libraries loaded, nothing decoded: $(awk -v k="$floor" 'BEGIN { printf "%.1f", k / 1024 }') MiB," \
+            "$(ratio "$floor" "${rss[speech-60s.m4a.b]}")x ffmpeg's peak on the M4A"
+    fi
     rm -f "$out/.rss" "$out/.stderr" "$out"/speech-60s.*.[pb].opus
 fi
 
