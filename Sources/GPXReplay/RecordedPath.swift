@@ -27,6 +27,9 @@ struct RecordedPath {
         }
     }
 
+    /// The whole path's length.
+    var length: Double { meters.last ?? 0 }
+
     /// Metres along the path at `time` (the fixes' clock).
     func meters(at time: Double) -> Double {
         guard let firstTime = times.first, time > firstTime else { return meters.first ?? 0 }

@@ -71,6 +71,10 @@ extension RunSimulator {
     public struct Timeline: Sendable, Codable, Equatable {
         /// The tracker's total.
         public var distanceMeters: Double
+        /// The track's own points added up (spikes left out): what "path late m" is measured
+        /// on. The true length for a route or a clean track; a recorded track's jitter makes
+        /// it longer than the distance run.
+        public var pathMeters: Double
         /// From the first to the last fix.
         public var durationSeconds: Double
         public var plannedDistanceMeters: Double?

@@ -56,7 +56,7 @@ public enum RunSimulator {
             return Unplayed(file: message.file, marker: message.marker.canonical, markerMeters: entry.meters)
         }
         return Timeline(
-            distanceMeters: meters, durationSeconds: last,
+            distanceMeters: meters, pathMeters: path.length, durationSeconds: last,
             plannedDistanceMeters: configuration.scheduler.plannedDistance, plays: plays,
             unplayed: unplayed, distance: distance)
     }

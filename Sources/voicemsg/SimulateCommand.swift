@@ -120,8 +120,10 @@ struct SimulateCommand: AsyncParsableCommand {
                 : String(format: "%d:%02d", total / 60, total % 60)
         }
         let planned = timeline.plannedDistanceMeters.map { String(format: "planned %.0f m", $0) } ?? "no planned distance"
+        let versus = timeline.pathMeters > 0 ? String(format: " (%+.1f%%)", (timeline.distanceMeters / timeline.pathMeters - 1) * 100) : ""
         var lines = [String(
-            format: "run: %.0f m in %@; %@", timeline.distanceMeters, clock(timeline.durationSeconds), planned)]
+            format: "run: %.0f m in %@; the track's points add up to %.0f m%@; %@", timeline.distanceMeters,
+            clock(timeline.durationSeconds), timeline.pathMeters, versus, planned)]
         let header = ["file", "sender", "marker", "marker m", "start", "start m", "end", "late m", "path late m"]
         var rows = [header]
         // A message whose marker the run never reached is not late: it played when the run
@@ -153,7 +155,9 @@ struct SimulateCommand: AsyncParsableCommand {
             lines.append("not played: \(missing.file) at \(missing.marker) (\(Int(missing.markerMeters)) m)")
         }
         lines.append("late m: metres past the marker when the message started, by the tracker's distance; "
-            + "path late m: the same along the track's own points. Negative: it started early, by the scheduler's lead.")
+            + "path late m: the same along the track's own points. Negative: it started early, by the scheduler's lead. "
+            + "A recorded track's points carry its GPS jitter, which the tracker leaves out, so path late m grows along such "
+            + "a run; on a route or a clean track the points are the true path.")
         lines += notes
         return lines.joined(separator: "\n")
     }
@@ -162,6 +166,7 @@ struct SimulateCommand: AsyncParsableCommand {
 /// The `--json` shape promised in issue 3 (plus the reason and the planned distance).
 private struct SimulationJSON: Encodable {
     var distanceMeters: Double
+    var pathDistanceMeters: Double
     var durationSeconds: Double
     var plannedDistanceMeters: Double?
     var plays: [RunSimulator.Play]
@@ -169,6 +174,7 @@ private struct SimulationJSON: Encodable {
 
     init(_ timeline: RunSimulator.Timeline) {
         distanceMeters = timeline.distanceMeters
+        pathDistanceMeters = timeline.pathMeters
         durationSeconds = timeline.durationSeconds
         plannedDistanceMeters = timeline.plannedDistanceMeters
         plays = timeline.plays

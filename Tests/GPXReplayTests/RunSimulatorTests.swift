@@ -50,6 +50,8 @@ struct RunSimulatorTests {
         }
         let timeline = try RunSimulator.simulate(fixes: fixes, messages: messages)
         #expect(timeline.plays.map(\.file) == messages.map(\.file))
+        let whole = zip(fixes, fixes.dropFirst()).reduce(0.0) { $0 + RealTrackTests.straightLine($1.0, $1.1) }
+        #expect(abs(timeline.pathMeters - whole) < 0.5, "the path's length \(timeline.pathMeters) m against \(whole) m")
         for play in timeline.plays {
             // Along the path the fixes lie on, measured independently of the tracker.
             var along = 0.0

@@ -112,6 +112,9 @@ import Testing
         let json = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
         let ran = try #require(json["distanceMeters"] as? Double)
         try #require(ran < 15_000, "the run must end short of the plan for this test")
+        // The track's own points, jitter and all, add up to more than the tracker counts.
+        let path = try #require(json["pathDistanceMeters"] as? Double)
+        #expect(path > ran && path < ran * 1.06, "points \(path) m, tracker \(ran) m")
 
         let table = try CommandLine.voicemsg(["simulate", "--gpx", ReadmeClaimsTests.track, finish, "--planned-distance", "15km"]).text
         print(table)
