@@ -14,14 +14,8 @@ import Testing
     let app: Application<RouterResponder<VoicemsgRequestContext>>
 
     init() async throws {
-        directory = try TemporaryDirectory()
-        store = try StoreLocation.sqlite(dataDirectory: directory.file("data")).open(logger: testLogger)
-        try await store.migrate()
-        var configuration = APIConfiguration()
-        configuration.maxUploadBytes = 64 * 1024
-        let router = VoicemsgAPI(store: store, metrics: ServerMetrics(), configuration: configuration)
-            .makeRouter()
-        app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let fixture = try await APITestApp { $0.maxUploadBytes = 64 * 1024 }
+        (directory, store, app) = (fixture.directory, fixture.store, fixture.app)
     }
 
     static func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }

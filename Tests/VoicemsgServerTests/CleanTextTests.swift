@@ -66,13 +66,9 @@ import Testing
 
     /// Through the API: random titles and senders, and what the store then holds.
     @Test func theAPINeverStoresAControlCharacterOrMoreThanTheByteLimit() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try StoreLocation.sqlite(dataDirectory: directory.file("data")).open(logger: testLogger)
-        try await store.migrate()
-        var configuration = APIConfiguration()
-        configuration.runCreationsPerMinute = 1000
-        let router = VoicemsgAPI(store: store, metrics: ServerMetrics(), configuration: configuration).makeRouter()
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let fixture = try await APITestApp { $0.runCreationsPerMinute = 1000 }
+        defer { withExtendedLifetime(fixture) {} }
+        let (store, app) = (fixture.store, fixture.app)
         var generator = SeededGenerator(seed: 16)
         // Made up front: the client's closure may not mutate a captured generator.
         let cases = (0..<150).map { _ in (HostileText.make(&generator), HostileText.make(&generator)) }

@@ -9,11 +9,8 @@ import Testing
 /// Every number the API stores is finite and within its bounds, refused with 400 otherwise.
 @Suite struct NumberBoundsTests {
     static func app() async throws -> (TemporaryDirectory, Store, some ApplicationProtocol) {
-        let directory = try TemporaryDirectory()
-        let store = try StoreLocation.sqlite(dataDirectory: directory.file("data")).open(logger: testLogger)
-        try await store.migrate()
-        let router = VoicemsgAPI(store: store, metrics: ServerMetrics()).makeRouter()
-        return (directory, store, Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0))))
+        let fixture = try await APITestApp()
+        return (fixture.directory, fixture.store, fixture.app)
     }
 
     @Test(arguments: ["1e308", "99.9", "0", "-5", "1000000.5", "1e6000", "\"10km\""])

@@ -13,14 +13,8 @@ import Testing
     static func makeApp(_ change: (inout APIConfiguration) -> Void) async throws
         -> (Store, Application<RouterResponder<VoicemsgRequestContext>>, TemporaryDirectory)
     {
-        let directory = try TemporaryDirectory()
-        let store = try StoreLocation.sqlite(dataDirectory: directory.file("data")).open(logger: testLogger)
-        try await store.migrate()
-        var configuration = APIConfiguration()
-        configuration.spoolDirectory = URL(fileURLWithPath: directory.file("spool"))
-        change(&configuration)
-        let router = VoicemsgAPI(store: store, metrics: ServerMetrics(), configuration: configuration).makeRouter()
-        return (store, Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0))), directory)
+        let fixture = try await APITestApp(change)
+        return (fixture.store, fixture.app, fixture.directory)
     }
 
     static func createRun(_ client: some TestClientProtocol) async throws -> CreateRunResponse {
