@@ -28,6 +28,14 @@ import Testing
              code: .unsupportedInput, words: "1000000 Hz"),
     ]
 
+    /// A 300 Hz tone of `seconds` as Opus in WebM, which only the FFmpeg child decodes.
+    static func toneWebM(seconds: Int, in folder: URL) throws -> String {
+        let path = folder.appendingPathComponent("tone-\(seconds)s.webm").path
+        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=300:sample_rate=48000",
+                                        "-t", "\(seconds)", "-c:a", "libopus", "-f", "webm", path])
+        return path
+    }
+
     static func fakeChild(_ body: String, in folder: URL) throws -> String {
         let path = folder.appendingPathComponent("fake-decoder").path
         try "#!/bin/sh\n\(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
@@ -70,9 +78,7 @@ import Testing
     @Test func aSlowCallerDoesNotSpendTheChildsTime() throws {
         let folder = try SpeechRecordings.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("tone.webm").path
-        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=300:sample_rate=48000",
-                                        "-t", "20", "-c:a", "libopus", "-f", "webm", path])
+        let path = try Self.toneWebM(seconds: 20, in: folder)
         var isolation = DecoderIsolation(policy: .always)
         isolation.wallClockSeconds = 2
         var received = 0
@@ -93,9 +99,7 @@ import Testing
     @Test func durationLimitIsEnforcedWhileDecoding() throws {
         let folder = try SpeechRecordings.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("long.webm").path
-        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=300:sample_rate=48000",
-                                        "-t", "120", "-c:a", "libopus", "-f", "webm", path])
+        let path = try Self.toneWebM(seconds: 120, in: folder)
         var limits = InputLimits()
         limits.maximumDurationSeconds = 60
         var received = 0
