@@ -81,9 +81,10 @@ extension DistanceTracker {
         public var shortestChord: Double
         public var longestChord: Double
         /// A turn sharper than this (degrees) between the chord and the current heading ends
-        /// the chord early, so corners are not cut. Default 30°. Chords that run their full
-        /// length are shortened by the wander the fixes show (see `unwandered`), at most by
-        /// the spread `assumedAccuracy` allows.
+        /// the chord early, so corners are not cut. Default 30°. A chord so ended counts as
+        /// the arc over it (see `arcOverChord`): on a steady bend it spans up to twice this
+        /// angle. Chords that run their full length are shortened by the wander the fixes show
+        /// (see `unwandered`), at most by the spread `assumedAccuracy` allows.
         public var maximumTurn: Double
         /// The noise of the device's Doppler speed, σ per axis of the velocity (m/s). A
         /// speed is the length of a noisy velocity, so noise across the direction of travel

@@ -44,6 +44,7 @@ extension DistanceTracker {
         lastAcceptedTime = first.time
         lastCounted = start
         lastCountedTime = first.time
+        lastStepChord = .origin
         previousFiltered = start
         stillAnchor = start
         isStill = false

@@ -105,6 +105,9 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
     /// Where the fixes have been lately: their mean over about `settlingSeconds` (see
     /// `hasSettled`).
     var settled = PlanePoint.origin
+    /// The last chord counted when it spanned one step between fixes, else .origin (see
+    /// `bendOverChord`).
+    var lastStepChord = PlanePoint.origin
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
@@ -229,6 +232,7 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
             isStill = false
             lastCounted = position
             lastCountedTime = fix.time
+            lastStepChord = .origin
         } else if !isStill {
             isStill = true
             stillAnchor = from
@@ -312,5 +316,7 @@ extension DistanceTracker {
         unwanderingRate = try saved.decodeIfPresent(Double.self, forKey: .unwanderingRate) ?? 0
         learnsAtDouble = try saved.decodeIfPresent(Bool.self, forKey: .learnsAtDouble) ?? false
         settled = try saved.decodeIfPresent(PlanePoint.self, forKey: .settled) ?? lastAccepted
+        // Added in session 7.
+        lastStepChord = try saved.decodeIfPresent(PlanePoint.self, forKey: .lastStepChord) ?? .origin
     }
 }
