@@ -7,10 +7,8 @@ import TestSupport
 /// client sending one header byte at a time). Waiting between requests is the idle timeout's.
 @Suite struct HeaderTimeoutTests {
     @Test func aTrickledHeadIsClosedAtTheHeaderTimeoutNotTheIdleOne() async throws {
-        let directory = try TemporaryDirectory()
-        let (server, port) = try await UploadSpoolingTests.startServer(
-            directory, extra: ["--header-timeout-seconds", "1", "--idle-timeout-seconds", "30"])
-        defer { Task { await server.stop() } }
+        let (directory, server, port) = try await Self.startServer()
+        defer { Task { await server.stop() }; withExtendedLifetime(directory) {} }
 
         let socket = try RawSocket(port: port)
         defer { socket.close() }
@@ -39,10 +37,8 @@ import TestSupport
     }
 
     @Test func aKeptAliveConnectionMayWaitLongerThanTheHeaderTimeout() async throws {
-        let directory = try TemporaryDirectory()
-        let (server, port) = try await UploadSpoolingTests.startServer(
-            directory, extra: ["--header-timeout-seconds", "1", "--idle-timeout-seconds", "30"])
-        defer { Task { await server.stop() } }
+        let (directory, server, port) = try await Self.startServer()
+        defer { Task { await server.stop() }; withExtendedLifetime(directory) {} }
 
         let socket = try RawSocket(port: port)
         defer { socket.close() }
@@ -56,16 +52,15 @@ import TestSupport
     }
 
     @Test func aHeaderTimeoutUnderATenthOfASecondIsRefusedInOneLine() async throws {
+        try await ServerFlagTests.expectRefused(["--header-timeout-seconds", "0"], saying: "--header-timeout-seconds must be at least 0.1")
+    }
+
+    /// A server whose heads must arrive within 1 s, with 30 s allowed between requests.
+    static func startServer() async throws -> (TemporaryDirectory, ChildProcess, Int) {
         let directory = try TemporaryDirectory()
-        let server = try ChildProcess(
-            executable: "voicemsg",
-            arguments: ["serve", "--port", "0", "--data-dir", directory.file("data"), "--header-timeout-seconds", "0"],
-            logPath: directory.file("server.log"))
-        defer { Task { await server.stop() } }
-        let status = try await server.waitForExit(seconds: 30)
-        #expect(status != nil && status != 0)
-        #expect(server.log.contains("--header-timeout-seconds must be at least 0.1"))
-        #expect(!server.log.contains("listening on"))
+        let (server, port) = try await UploadSpoolingTests.startServer(
+            directory, extra: ["--header-timeout-seconds", "1", "--idle-timeout-seconds", "30"])
+        return (directory, server, port)
     }
 
     /// The status line of the next answer on a kept-alive connection (its head, read whole).

@@ -148,15 +148,20 @@ final class RawSocket: @unchecked Sendable {
 /// Flag checks of the server's timing options.
 @Suite struct ServerFlagTests {
     @Test func leaseTooShortToHeartbeatIsRefusedInOneLine() async throws {
+        try await Self.expectRefused(["--lease-seconds", "3"], saying: "--lease-seconds must be at least 10")
+    }
+
+    /// `serve` given `flags` exits non-zero before it listens, naming the problem in its log.
+    static func expectRefused(_ flags: [String], saying reason: String) async throws {
         let directory = try TemporaryDirectory()
         let server = try ChildProcess(
             executable: "voicemsg",
-            arguments: ["serve", "--port", "0", "--data-dir", directory.file("data"), "--lease-seconds", "3"],
+            arguments: ["serve", "--port", "0", "--data-dir", directory.file("data")] + flags,
             logPath: directory.file("server.log"))
         defer { Task { await server.stop() } }
         let status = try await server.waitForExit(seconds: 30)
         #expect(status != nil && status != 0)
-        #expect(server.log.contains("--lease-seconds must be at least 10"))
+        #expect(server.log.contains(reason))
         #expect(!server.log.contains("listening on"))
     }
 }
