@@ -28,25 +28,26 @@ final class UploadAdmission: Sendable {
         self.limits = limits
     }
 
-    /// Throws the refusal, or returns when the upload may go ahead (taking one rate token).
+    /// Throws the refusal (an `UploadRefusal`), or returns when the upload may go ahead (taking
+    /// one rate token).
     func admit(runID: String, tokenHash: String, store: Store) async throws {
         let depth = try await store.records.statusCounts()
             .filter { $0.key == .queued || $0.key == .processing }.values.reduce(0, +)
         if depth >= limits.maxQueueDepth {
-            throw HTTPError(
+            throw UploadRefusal(error: HTTPError(
                 .serviceUnavailable, headers: [.retryAfter: "\(Self.queueFullRetrySeconds)"],
-                message: "the processing queue is full (\(depth) messages waiting); try again later")
+                message: "the processing queue is full (\(depth) messages waiting); try again later"))
         }
         let count = try await store.records.messages(runID: runID).count
         if count >= limits.maxMessagesPerRun {
-            throw HTTPError(
+            throw UploadRefusal(error: HTTPError(
                 .conflict,
-                message: "run \(runID) already has \(count) messages, the most a run may hold; delete some first")
+                message: "run \(runID) already has \(count) messages, the most a run may hold; delete some first"))
         }
         if let wait = take(tokenHash: tokenHash, now: Date()) {
-            throw HTTPError(
+            throw UploadRefusal(error: HTTPError(
                 .tooManyRequests, headers: [.retryAfter: "\(Int(wait.rounded(.up)))"],
-                message: "this token may start \(limits.uploadsPerMinutePerToken) uploads a minute; try again in \(Int(wait.rounded(.up))) s")
+                message: "this token may start \(limits.uploadsPerMinutePerToken) uploads a minute; try again in \(Int(wait.rounded(.up))) s"))
         }
     }
 
@@ -69,4 +70,11 @@ final class UploadAdmission: Sendable {
             return nil
         }
     }
+}
+
+/// An upload refused before its body was read (all upload slots taken, the queue or the run
+/// full, the token past its rate): `error` is the answer, given once the body has been read on,
+/// so that a client that sends it all before reading still reads the answer.
+struct UploadRefusal: Error {
+    let error: HTTPError
 }

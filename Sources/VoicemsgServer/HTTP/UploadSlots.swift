@@ -28,7 +28,7 @@ final class UploadSlots: Sendable {
             return true
         }
         guard admitted else {
-            throw Full(
+            throw UploadRefusal(
                 error: HTTPError(
                     .serviceUnavailable, headers: [.retryAfter: "\(Self.retrySeconds)"],
                     message: "the server is taking \(limit) uploads at once, its most; try again in \(Self.retrySeconds) s"))
@@ -38,9 +38,4 @@ final class UploadSlots: Sendable {
     }
 
     static let retrySeconds = 1
-
-    /// All slots taken: the 503 to answer, once the caller has read the body on.
-    struct Full: Error {
-        let error: HTTPError
-    }
 }

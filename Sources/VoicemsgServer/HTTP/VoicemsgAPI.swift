@@ -101,16 +101,12 @@ public struct VoicemsgAPI: Sendable {
         // answer waits for the body, so that a client that sends it all first still reads it.
         do {
             return try await uploadSlots.withSlot {
-                do {
-                    try await admission.admit(runID: run.id, tokenHash: try Self.credential(context).tokenHash, store: store)
-                } catch let refusal as HTTPError {
-                    throw await spooler.lingering(refusal, body: request.body)
-                }
+                try await admission.admit(runID: run.id, tokenHash: try Self.credential(context).tokenHash, store: store)
                 return try await spoolAndEnqueue(
                     request, run: run, marker: marker, markerMeters: markerMeters, sender: sender,
                     idempotencyKey: idempotencyKey)
             }
-        } catch let refusal as UploadSlots.Full {
+        } catch let refusal as UploadRefusal {
             throw await spooler.lingering(refusal.error, body: request.body)
         }
     }
