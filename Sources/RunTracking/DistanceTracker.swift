@@ -307,16 +307,20 @@ extension DistanceTracker {
         lastStep = try saved.decode(PlanePoint.self, forKey: .lastStep)
         lastStepSeconds = try saved.decode(Double.self, forKey: .lastStepSeconds)
         wanderRate = try saved.decode(Double.self, forKey: .wanderRate)
-        // Added in session 6.
+        // Not in the first saved format: the every-other-fix wander and the settled mean.
         pairStart = try saved.decodeIfPresent(PlanePoint.self, forKey: .pairStart) ?? lastAccepted
         pairStartTime = try saved.decodeIfPresent(Double.self, forKey: .pairStartTime) ?? lastAcceptedTime
         previousPairStep = try saved.decodeIfPresent(PlanePoint.self, forKey: .previousPairStep) ?? .origin
         previousPairSeconds = try saved.decodeIfPresent(Double.self, forKey: .previousPairSeconds) ?? 0
         wanderRateAtDouble = try saved.decodeIfPresent(Double.self, forKey: .wanderRateAtDouble) ?? 0
-        unwanderingRate = try saved.decodeIfPresent(Double.self, forKey: .unwanderingRate) ?? 0
+        // Without the every-other-fix rate, all of the learnt rate is taken for wander (see
+        // `randomWanderRate`), as the first format did, rather than none of it until the
+        // next every-other fix.
+        unwanderingRate = try saved.decodeIfPresent(Double.self, forKey: .unwanderingRate)
+            ?? Self.wanderShare * randomWanderRate
         learnsAtDouble = try saved.decodeIfPresent(Bool.self, forKey: .learnsAtDouble) ?? false
         settled = try saved.decodeIfPresent(PlanePoint.self, forKey: .settled) ?? lastAccepted
-        // Added in session 7.
+        // Not in the first two formats: the chord before, for the bend between sparse fixes.
         lastStepChord = try saved.decodeIfPresent(PlanePoint.self, forKey: .lastStepChord) ?? .origin
     }
 }

@@ -41,9 +41,10 @@ struct DistanceTrackerCodableTests {
         #expect(restored == straight)
     }
 
-    /// A tracker saved before the keys added in session 6 (an app updated during a run) still
-    /// restores, and counts on from where it was: over the rest of the run it ends within 1%
-    /// of the tracker that never stopped.
+    /// A tracker saved in the first format, without the every-other-fix wander and the settled
+    /// mean (an app updated during a run), still restores, takes the wander it had learnt for
+    /// the wander to take off chords, and counts on from where it was: over the rest of the
+    /// run it ends within 1% of the tracker that never stopped.
     @Test(arguments: PlaybackFixtures.trackNames)
     func aTrackerSavedByTheEarlierVersionRestoresAndCountsOn(file: String) throws {
         let fixes = try GPXReader.read(contentsOfFile: PlaybackFixtures.gpxPath(file)).fixes()
@@ -56,6 +57,10 @@ struct DistanceTrackerCodableTests {
         for key in added { #expect(saved.removeValue(forKey: key) != nil, "\(key) is no longer saved") }
         var restored = try JSONDecoder().decode(DistanceTracker.self, from: JSONSerialization.data(withJSONObject: saved))
         #expect(restored.meters == straight.meters)
+        let learnt = try #require(saved["wanderRate"] as? Double)
+        let resumed = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(restored)) as? [String: Any])
+        let taken = try #require(resumed["unwanderingRate"] as? Double)
+        #expect(learnt > 0 ? taken >= learnt : taken == 0, "wander rate \(learnt) m²/s restored as \(taken) m²/s")
         for fix in fixes[half...] {
             let reading = restored.update(with: fix)
             #expect(reading.meters >= 0 && reading.meters.isFinite)
