@@ -211,16 +211,20 @@ function makeCard(message) {
   confirm.hidden = true;
   const audio = element("audio");
   audio.controls = true;
+  // Play, time, seek and volume are all a voice message needs: without the menu's download,
+  // speed and cast items Chromium leaves out its ⋮ button, which no style can colour.
+  audio.setAttribute("controlslist", "nodownload noplaybackrate noremoteplayback");
+  audio.disableRemotePlayback = true;
   audio.hidden = true;
   const note = element("p", "help");
   note.hidden = true;
-  root.append(head, meta, played, failure, buttons, confirm, audio, note);
+  root.append(head, meta, played, failure, audio, buttons, confirm, note);
 
   const card = {
     root, tag, sender, badge, meta, played, playedText, failure, failureText, failureDetails,
     play, remove, confirm, confirmText, confirmYes, confirmNo, audio, note, message,
   };
-  play.addEventListener("click", () => togglePlay(card));
+  play.addEventListener("click", () => loadAndPlay(card));
   remove.addEventListener("click", () => {
     show(card.confirm);
     card.confirmYes.focus();
@@ -230,9 +234,6 @@ function makeCard(message) {
     card.remove.focus();
   });
   confirmYes.addEventListener("click", () => deleteMessage(card));
-  audio.addEventListener("play", () => { card.play.textContent = "Pause"; });
-  audio.addEventListener("pause", () => { card.play.textContent = "Play"; });
-  audio.addEventListener("ended", () => { card.play.textContent = "Play"; });
   return card;
 }
 
@@ -266,20 +267,17 @@ function updateCard(card, message) {
     card.failureText.textContent = plainFailure(message.error, { forSender: false });
     card.failureDetails.textContent = message.error ? `Details: ${failureDetail(message)}` : "";
   }
+  // Once the message is loaded its player shows, with its own play and pause: one control.
   const ready = message.status === "ready";
-  show(card.play, ready);
+  show(card.play, ready && !card.audio.src);
   const label = `${who(message)}’s message at ${where}`;
   card.play.setAttribute("aria-label", `${card.play.textContent} ${label}`);
+  card.audio.setAttribute("aria-label", label);
   card.remove.setAttribute("aria-label", `Delete ${label}`);
   card.confirmText.textContent = `Delete ${label}? The runner will not hear it.`;
 }
 
-async function togglePlay(card) {
-  if (card.audio.src) {
-    if (card.audio.paused) card.audio.play().catch(() => {});
-    else card.audio.pause();
-    return;
-  }
+async function loadAndPlay(card) {
   card.play.disabled = true;
   card.play.textContent = "Loading…";
   const result = await fetchAudioURL(card.message.id, ownerToken);
@@ -291,6 +289,8 @@ async function togglePlay(card) {
   }
   card.audio.src = result.url;
   show(card.audio);
+  show(card.play, false);
+  card.audio.focus();
   card.audio.play().catch(() => {});
 }
 
