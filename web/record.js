@@ -401,13 +401,29 @@ function fixUnknownDuration(audio) {
 function showRecorded(slot, { restored = false } = {}) {
   if (previewURL) URL.revokeObjectURL(previewURL);
   previewURL = URL.createObjectURL(slot.blob);
-  $("preview-audio").src = previewURL;
-  const parts = [];
-  if (slot.fileName) parts.push(slot.fileName);
-  if (slot.durationSeconds != null) parts.push(formatClock(slot.durationSeconds));
-  parts.push(formatBytes(slot.blob.size));
-  $("preview-meta").textContent = (restored ? "Saved on this device from before: " : "") + parts.join(" · ");
-  $("timer").textContent = formatClock(slot.durationSeconds || 0);
+  const audio = $("preview-audio");
+  audio.src = previewURL;
+  const describe = (seconds) => {
+    const parts = [];
+    if (slot.fileName) parts.push(slot.fileName);
+    if (seconds != null) parts.push(formatClock(seconds));
+    parts.push(formatBytes(slot.blob.size));
+    $("preview-meta").textContent = (restored ? "Saved on this device from before: " : "") + parts.join(" · ");
+    $("timer").textContent = formatClock(seconds || 0);
+  };
+  describe(slot.durationSeconds);
+  // The recorder's clock runs from the button, the recording from the microphone's first
+  // sound, half a second or so later: once the player knows the recording's own length, the
+  // page says the same length as the player.
+  const url = previewURL;
+  const heard = () => {
+    if (previewURL !== url) audio.removeEventListener("durationchange", heard);
+    else if (Number.isFinite(audio.duration) && audio.duration > 0) {
+      audio.removeEventListener("durationchange", heard);
+      describe(audio.duration);
+    }
+  };
+  audio.addEventListener("durationchange", heard);
   show($("send-error"), false);
   show($("upload"), false);
   show($("send-actions"));
