@@ -95,9 +95,15 @@ struct LabelBox: Equatable {
     var top: Double { baseline - Self.lineHeight + 2 }
     var bottom: Double { baseline + 3 }
 
-    func overlaps(_ other: LabelBox) -> Bool {
-        x < other.x + other.width && other.x < x + width && top < other.bottom && other.top < bottom
+    /// Whether the two boxes share any point, or come closer than `margin` pixels.
+    func overlaps(_ other: LabelBox, margin: Double = 0) -> Bool {
+        x < other.x + other.width + margin && other.x < x + width + margin
+            && top < other.bottom + margin && other.top < bottom + margin
     }
+
+    /// Labels are placed a pixel apart: boxes that only touch can overlap once the SVG
+    /// rounds their positions to a tenth of a pixel.
+    static let gap = 1.0
 
     static func place(
         _ text: String, nearX: Double, baseline: Double,
@@ -108,10 +114,10 @@ struct LabelBox: Equatable {
         var box = LabelBox(x: x, baseline: max(baseline, bounds.top + lineHeight), width: width)
         // Up first, where the plot is empty above a rising line; down once the top is reached.
         var step = -lineHeight
-        while let blocker = placed.first(where: box.overlaps) {
+        while let blocker = placed.first(where: { box.overlaps($0, margin: gap) }) {
             if step < 0, box.baseline + step < bounds.top + lineHeight {
                 step = lineHeight
-                box.baseline = blocker.bottom + lineHeight - 2
+                box.baseline = blocker.bottom + lineHeight - 2 + gap
             } else {
                 box.baseline += step
             }
