@@ -134,12 +134,21 @@ extension DistanceTracker {
     /// length that was never run (about σ²/2v² of it). Over a chord of `chordSeconds` at the
     /// current speed (15 to 25 m) most of that sideways wander cancels. A turn sharper than
     /// `maximumTurn` ends the chord at the previous position, so corners are not cut.
+    ///
+    /// A chord ends at the fix nearest its length: within half a step of it, the next step
+    /// would overshoot it by more than this one falls short. With steps as long as the chord
+    /// (5 m/s, a fix every 5 s) a step a little short of it waited for the next, and the chord
+    /// across two steps cut the bend between them: a clean city track was counted 2.2% short,
+    /// 0.9% under its point-to-point sum (0.8% short with this). Steps under a fifth of the
+    /// chord (dense fixes) leave it as it was: there the nearest fix is within a metre or two.
     private mutating func countChord(to current: PlanePoint, speed: Double, elapsed: Double) {
         // In squares, without the chord's square root: it ran at every fix, and the chord is
         // measured only when it is counted.
         let chordEast = current.east - lastCounted.east, chordNorth = current.north - lastCounted.north
         let squared = chordEast * chordEast + chordNorth * chordNorth
-        let length = min(max(speed * configuration.chordSeconds, configuration.shortestChord), configuration.longestChord)
+        var length = min(max(speed * configuration.chordSeconds, configuration.shortestChord), configuration.longestChord)
+        let step = speed * elapsed
+        if step >= 0.2 * length { length = max(length - 0.5 * step, 0.5 * length) }
         if squared >= length * length {
             let chord = PlanePoint(east: chordEast, north: chordNorth)
             // Spanning one step between fixes: the filter had no fix on the bend in between.
