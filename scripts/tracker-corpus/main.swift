@@ -6,6 +6,7 @@
 // phones' Doppler speed noise (σ 0.05-0.2 m/s, correlated over 3 s): with SPEED_NOISE=0 and
 // TRACKER="dopplerNoise=0,largestDopplerNoise=0" every phone variant's start is on time, so
 // what is late there is that noise summed over a run, and the bias left by its estimate.
+// WIDER=1 runs TrackerCorpus.wider instead: more of the grid, with other seeds.
 import Foundation
 
 let samples = CommandLine.arguments[1]
@@ -30,7 +31,8 @@ func median(_ values: [Double]) -> Double {
 print("== Corpus: tracker against the clean path's length")
 var results: [CorpusResult] = []
 let speedNoise = Double(ProcessInfo.processInfo.environment["SPEED_NOISE"] ?? "1") ?? 1
-for var variant in TrackerCorpus.variants where filter.isEmpty || variant.description.contains(filter) {
+let corpus = ProcessInfo.processInfo.environment["WIDER"] != nil ? TrackerCorpus.wider : TrackerCorpus.variants
+for var variant in corpus where filter.isEmpty || variant.description.contains(filter) {
     variant.device.speedSigma = variant.device.speedSigma.map { $0 * speedNoise }
     let result = try CorpusResult(try CorpusRun(variant, samples: samples), tracker: configuration)
     results.append(result)
@@ -61,6 +63,7 @@ if !results.isEmpty {
         ("every 1-15 s", { if case .varying = $0 { return true }; return false }),
     ] as [(String, (CorpusVariant.Interval) -> Bool)] {
         let group = results.filter { matches($0.variant.interval) }
+        guard !group.isEmpty else { continue }
         let starts = group.flatMap(\.latenesses)
         let within = group.reduce(0) { count, result in count + result.latenesses.filter { abs($0) <= result.latenessBound }.count }
         let errors = group.flatMap(\.distanceErrors)

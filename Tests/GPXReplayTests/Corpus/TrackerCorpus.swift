@@ -6,6 +6,14 @@ enum TrackerCorpus {
     static let paces = [0.8, 1.2, 2.5, 3.5, 5.0, 6.5]
     static let intervals: [CorpusVariant.Interval] = [.steady(1), .steady(2), .steady(5), .steady(10), .steady(15), .varying(1...15)]
 
+    // Open sky: σ 3 to 5 m; urban canyon: σ 10 to 15 m, wandering more slowly.
+    static func openSky(_ index: Int) -> CorpusVariant.Noise { .init(sigma: [3, 4, 5][index % 3], timeConstant: 30) }
+    static func canyon(_ index: Int) -> CorpusVariant.Noise { .init(sigma: [10, 12, 15][index % 3], timeConstant: 60) }
+    /// A phone's Doppler speed, σ 0.05 to 0.2 m/s per axis.
+    static func phone(_ index: Int) -> CorpusVariant.Device {
+        .init(reportsAccuracy: true, speedSigma: [0.05, 0.1, 0.15, 0.2][index % 4])
+    }
+
     static let variants: [CorpusVariant] = {
         var variants: [CorpusVariant] = []
         var seed: UInt64 = 100
@@ -17,11 +25,6 @@ enum TrackerCorpus {
             variants.append(CorpusVariant(
                 route: route, movement: movement, interval: interval, noise: noise, device: device, staleFixes: stale, seed: seed))
         }
-        // Open sky: σ 3 to 5 m; urban canyon: σ 10 to 15 m, wandering more slowly.
-        func openSky(_ index: Int) -> CorpusVariant.Noise { .init(sigma: [3, 4, 5][index % 3], timeConstant: 30) }
-        func canyon(_ index: Int) -> CorpusVariant.Noise { .init(sigma: [10, 12, 15][index % 3], timeConstant: 60) }
-        // A phone's Doppler speed, σ 0.05 to 0.2 m/s per axis.
-        func phone(_ index: Int) -> CorpusVariant.Device { .init(reportsAccuracy: true, speedSigma: [0.05, 0.1, 0.15, 0.2][index % 4]) }
         let positionOnly = CorpusVariant.Device.gpx
         func street(_ index: Int) -> CorpusVariant.Route { .real(streets[index % streets.count]) }
 
@@ -66,6 +69,36 @@ enum TrackerCorpus {
         add(.switchbacks(40), .steady(1.2), .steady(1), nil, positionOnly)
         add(street(0), .walkBreaks(run: 3.0, walk: 1.0), .steady(2), openSky(1), positionOnly)
         add(street(1), .trafficLight(2.5), .steady(1), openSky(2), positionOnly)
+        return variants
+    }()
+
+    /// More of the grid than the corpus holds, with other seeds, to check that a change which
+    /// helps the corpus is not fitted to its draws: position-only fixes on the three streets
+    /// (1.2, 3.0 and 5.0 m/s, every 1, 2 and 5 s, σ 3 to 5 m), walkers with a phone (0.8 and
+    /// 1.2 m/s, every 5 to 15 s, every speed noise), and clean fixes from positions alone on
+    /// streets, laps and switchbacks at every pace and steady interval. Not a test: sparse
+    /// fixes on a switchback at a run cannot be counted from positions (see the README).
+    /// `WIDER=1 scripts/tracker-corpus.sh` runs it.
+    static let wider: [CorpusVariant] = {
+        var variants: [CorpusVariant] = []
+        var seed: UInt64 = 1000
+        func add(_ route: CorpusVariant.Route, _ speed: Double, _ seconds: Double, _ noise: CorpusVariant.Noise?, _ device: CorpusVariant.Device) {
+            seed += 1
+            variants.append(CorpusVariant(
+                route: route, movement: .steady(speed), interval: .steady(seconds), noise: noise, device: device, seed: seed))
+        }
+        for file in streets {
+            for speed in [1.2, 3.0, 5.0] {
+                for seconds in [1.0, 2, 5] { for index in 0..<3 { add(.real(file), speed, seconds, openSky(index), .gpx) } }
+            }
+            for speed in [0.8, 1.2] {
+                for seconds in [5.0, 10, 15] { for index in 0..<4 { add(.real(file), speed, seconds, openSky(index), phone(index)) } }
+            }
+        }
+        let routes: [CorpusVariant.Route] = streets.map { .real($0) } + [.laps(10), .switchbacks(40)]
+        for route in routes {
+            for speed in paces { for seconds in [1.0, 2, 5, 10, 15] { add(route, speed, seconds, nil, .gpx) } }
+        }
         return variants
     }()
 
