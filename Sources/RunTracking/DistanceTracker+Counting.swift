@@ -58,9 +58,7 @@ extension DistanceTracker {
         } else {
             committed += run
         }
-        lastCounted = current
-        lastCountedTime = lastAcceptedTime
-        lastStepChord = .origin
+        countFrom(current, at: lastAcceptedTime)
         speed = isStill ? 0 : doppler
     }
 
@@ -105,9 +103,7 @@ extension DistanceTracker {
             if (deviceSpeed ?? 0) > configuration.movingSpeed || away > configuration.stillRadius {
                 isStill = false
                 committed += away
-                lastStepChord = .origin
-                lastCounted = current
-                lastCountedTime = lastAcceptedTime
+                countFrom(current, at: lastAcceptedTime)
             }
         } else if judged < configuration.stillSpeed {
             // Slow: a stop once the fixes have settled (see `hasSettled`). Until then it may
@@ -118,14 +114,21 @@ extension DistanceTracker {
                 isStill = true
                 committed += lastCounted.distance(to: current)
                 stillAnchor = current
-                lastStepChord = .origin
-                lastCounted = current
-                lastCountedTime = lastAcceptedTime
+                countFrom(current, at: lastAcceptedTime)
             }
         } else {
             countChord(to: current, speed: filtered, elapsed: elapsed)
         }
         speed = isStill ? 0 : filtered
+    }
+
+    /// Distance counts on from `point`, reached at `time`, with no chord before it for
+    /// `bendOverChord` to bend: every place that moves `lastCounted` goes through here.
+    @inline(__always)
+    mutating func countFrom(_ point: PlanePoint, at time: Double) {
+        lastCounted = point
+        lastCountedTime = time
+        lastStepChord = .origin
     }
 
     /// Counts distance along chords between filtered positions rather than fix by fix.
@@ -151,13 +154,12 @@ extension DistanceTracker {
         if step >= 0.2 * length { length = max(length - 0.5 * step, 0.5 * length) }
         if squared >= length * length {
             let chord = PlanePoint(east: chordEast, north: chordNorth)
+            let seconds = lastAcceptedTime - lastCountedTime
             // Spanning one step between fixes: the filter had no fix on the bend in between.
-            let oneStep = lastAcceptedTime - lastCountedTime <= elapsed
-            committed += unwandered(squared: squared, seconds: lastAcceptedTime - lastCountedTime)
-                * (oneStep ? bendOverChord(chord, squared: squared) : 1)
-            lastStepChord = oneStep ? chord : .origin
-            lastCounted = current
-            lastCountedTime = lastAcceptedTime
+            let oneStep = seconds <= elapsed
+            committed += unwandered(squared: squared, seconds: seconds) * (oneStep ? bendOverChord(chord, squared: squared) : 1)
+            countFrom(current, at: lastAcceptedTime)
+            if oneStep { lastStepChord = chord }
             return
         }
         // A turn is judged once the chord is 2 m long: from 5 m, a 4 m hairpin was already
@@ -172,9 +174,7 @@ extension DistanceTracker {
             let cutEast = previousFiltered.east - lastCounted.east, cutNorth = previousFiltered.north - lastCounted.north
             let cut = (cutEast * cutEast + cutNorth * cutNorth).squareRoot()
             committed += cut * arcOverChord(east: cutEast, north: cutNorth, length: cut, speed: speed)
-            lastStepChord = .origin
-            lastCounted = previousFiltered
-            lastCountedTime = lastAcceptedTime - elapsed
+            countFrom(previousFiltered, at: lastAcceptedTime - elapsed)
         }
     }
 }

@@ -22,8 +22,7 @@ extension DistanceTracker {
         if let bridge = provisionalBridge {
             committed = bridge.metersBefore
             let from = plane.project(bridge.from)
-            lastCounted = from
-            lastCountedTime = bridge.from.time
+            countFrom(from, at: bridge.from.time)
             lastAccepted = from
             lastAcceptedTime = bridge.from.time
         }
@@ -42,9 +41,7 @@ extension DistanceTracker {
         previousPairSeconds = 0
         lastAccepted = start
         lastAcceptedTime = first.time
-        lastCounted = start
-        lastCountedTime = first.time
-        lastStepChord = .origin
+        countFrom(start, at: first.time)
         previousFiltered = start
         stillAnchor = start
         isStill = false

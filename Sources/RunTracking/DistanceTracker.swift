@@ -230,9 +230,7 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         if across > (isStill ? configuration.stillRadius : 2 * noise) {
             committed += acrossGap(across, from: previousDopplerSpeed, to: fix.dopplerSpeed, seconds: elapsed)
             isStill = false
-            lastCounted = position
-            lastCountedTime = fix.time
-            lastStepChord = .origin
+            countFrom(position, at: fix.time)
         } else if !isStill {
             isStill = true
             stillAnchor = from
@@ -264,8 +262,7 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         lastAccepted = .origin
         lastAcceptedTime = fix.time
         lastAcceptedFix = fix
-        lastCounted = .origin
-        lastCountedTime = fix.time
+        countFrom(.origin, at: fix.time)
         previousFiltered = .origin
         stillAnchor = .origin
         previousDopplerSpeed = fix.dopplerSpeed
