@@ -250,6 +250,18 @@ export function plainFailure(reason, { forSender = true } = {}) {
  * the bearer token itself. Ogg Opus where the browser plays it, else the same packets in CAF
  * (Safari). Returns `{url}` or `{status, reason, missing}`.
  */
+/**
+ * Makes `audio` a voice message's player: play, time, seek and volume are all it needs.
+ * Without the menu's download, speed and cast items Chromium leaves out its ⋮ button, which no
+ * style can colour.
+ */
+export function voicePlayer(audio) {
+  audio.controls = true;
+  audio.setAttribute("controlslist", "nodownload noplaybackrate noremoteplayback");
+  audio.disableRemotePlayback = true;
+  return audio;
+}
+
 export async function fetchAudioURL(messageID, token) {
   const probe = document.createElement("audio");
   const ogg = probe.canPlayType('audio/ogg; codecs="opus"');

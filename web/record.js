@@ -3,7 +3,7 @@
 
 import {
   $, show, announce, api, follow, fragmentValue, runIDFromPath, formatDistance, formatClock,
-  formatBytes, describeMarker, statusBadge, playedText, plainFailure, fetchAudioURL, randomKey,
+  formatBytes, describeMarker, statusBadge, playedText, plainFailure, fetchAudioURL, randomKey, voicePlayer,
 } from "./common.js";
 import * as microphone from "./microphone.js";
 import * as saved from "./saved-recording.js";
@@ -722,6 +722,8 @@ function setPhase(phase) {
 // Wiring
 
 $("details").addEventListener("submit", (event) => event.preventDefault());
+voicePlayer($("preview-audio"));
+voicePlayer($("processed-audio"));
 fixUnknownDuration($("preview-audio"));
 $("marker-custom").addEventListener("input", typedMarkerChanged);
 $("sender-name").addEventListener("input", () => {

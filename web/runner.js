@@ -3,7 +3,7 @@
 
 import {
   $, show, announce, api, follow, fragmentValue, runIDFromPath, formatDistance, formatClock,
-  describeMarker, statusBadge, playedText, plainFailure, failureDetail, fetchAudioURL,
+  describeMarker, statusBadge, playedText, plainFailure, failureDetail, fetchAudioURL, voicePlayer,
 } from "./common.js";
 
 const runID = runIDFromPath();
@@ -209,12 +209,7 @@ function makeCard(message) {
   confirmButtons.append(confirmYes, confirmNo);
   confirm.append(confirmText, confirmButtons);
   confirm.hidden = true;
-  const audio = element("audio");
-  audio.controls = true;
-  // Play, time, seek and volume are all a voice message needs: without the menu's download,
-  // speed and cast items Chromium leaves out its ⋮ button, which no style can colour.
-  audio.setAttribute("controlslist", "nodownload noplaybackrate noremoteplayback");
-  audio.disableRemotePlayback = true;
+  const audio = voicePlayer(element("audio"));
   audio.hidden = true;
   const note = element("p", "help");
   note.hidden = true;
