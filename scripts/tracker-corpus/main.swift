@@ -6,7 +6,9 @@
 // phones' Doppler speed noise (σ 0.05-0.2 m/s, correlated over 3 s): with SPEED_NOISE=0 and
 // TRACKER="dopplerNoise=0,largestDopplerNoise=0" every phone variant's start is on time, so
 // what is late there is that noise summed over a run, and the bias left by its estimate.
-// WIDER=1 runs TrackerCorpus.wider instead: more of the grid, with other seeds.
+// WIDER=1 runs TrackerCorpus.wider instead: more of the grid, with other seeds. POSITION_ONLY=1
+// drops the phones' Doppler speeds, to see what their positions alone would count: on the phone
+// variants, 374 of 688 starts on time against 636 of 694 with the speeds.
 import Foundation
 
 let samples = CommandLine.arguments[1]
@@ -34,6 +36,7 @@ let speedNoise = Double(ProcessInfo.processInfo.environment["SPEED_NOISE"] ?? "1
 let corpus = ProcessInfo.processInfo.environment["WIDER"] != nil ? TrackerCorpus.wider : TrackerCorpus.variants
 for var variant in corpus where filter.isEmpty || variant.description.contains(filter) {
     variant.device.speedSigma = variant.device.speedSigma.map { $0 * speedNoise }
+    if ProcessInfo.processInfo.environment["POSITION_ONLY"] != nil { variant.device.speedSigma = nil }
     let result = try CorpusResult(try CorpusRun(variant, samples: samples), tracker: configuration)
     results.append(result)
     // How many of its starts were late along the true path, first: where the misses are.
