@@ -90,10 +90,11 @@ extension DistanceTracker {
         /// speed is the length of a noisy velocity, so noise across the direction of travel
         /// lengthens it, by σ²/2v: +0.6% at 0.8 m/s for σ 0.1 m/s, +2.5% for σ 0.2 m/s. That
         /// bias is taken out before speeds are integrated, with the noise learnt from the
-        /// speeds (see `largestDopplerNoise`) but never less than this. Default 0.1 m/s, a
-        /// phone's Doppler speed under open sky: with a fix every second, successive speeds
-        /// share most of their error and show less than it. A device at σ 0.05 m/s is then
-        /// counted 0.5% short at a walk; at a run, under 0.5% either way.
+        /// speeds (see `largestDopplerNoise`), but while fixes come less than 5 s apart never
+        /// less than this (see `independentSpeedSeconds`). Default 0.1 m/s, a phone's Doppler
+        /// speed under open sky: with a fix every second, successive speeds share most of their
+        /// error and show less than it. A device at σ 0.05 m/s is then counted 0.5% short at a
+        /// walk with a fix every second or two; at a run, under 0.5% either way.
         public var dopplerNoise: Double
         /// The Doppler noise is learnt from the speeds themselves (see `learnDopplerNoise`),
         /// never below `dopplerNoise` nor above this (m/s). Default 0.25 m/s: phones report
