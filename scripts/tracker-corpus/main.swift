@@ -8,10 +8,10 @@
 // what is late there is that noise summed over a run, and the bias left by its estimate.
 // WIDER=1 runs TrackerCorpus.wider instead: more of the grid, with other seeds. POSITION_ONLY=1
 // drops the phones' Doppler speeds, to see what their positions alone would count: on the phone
-// variants, 374 of 688 starts on time against 636 of 694 with the speeds. IDEAL=1 prints, for
+// variants, 374 of 688 starts on time against 639 of 697 with the speeds. IDEAL=1 prints, for
 // each phone variant, how many 500 m marks an ideal integrator of its speeds would pass too far
 // off: the speeds' noise summed, with its bias taken out exactly (60 of 685, against the
-// tracker's 58 late starts of 694).
+// tracker's 58 late starts of 697).
 import Foundation
 
 let samples = CommandLine.arguments[1]
