@@ -34,27 +34,12 @@ struct TrackerCorpusMessageStartTests {
 
     @Test func startsOnTimeByFixIntervalArePrinted() {
         let results = TrackerCorpusTests.results
-        let classes: [(String, (CorpusVariant.Interval) -> Bool)] = [
-            ("every 1-5 s", { $0.longest <= 5 }),
-            ("every 10 s", { if case .steady(10) = $0 { return true }; return false }),
-            ("every 15 s", { if case .steady(15) = $0 { return true }; return false }),
-            ("every 1-15 s", { if case .varying = $0 { return true }; return false }),
-        ]
         var classified = 0
-        for (name, matches) in classes {
-            let group = results.filter { matches($0.variant.interval) }
+        for (name, holds) in CorpusResult.intervalClasses {
+            let group = results.filter { holds($0.variant.interval) }
             classified += group.count
-            let starts = group.flatMap(\.latenesses)
-            let within = group.reduce(0) { count, result in
-                count + result.latenesses.filter { abs($0) <= result.latenessBound }.count
-            }
-            let worst = starts.max { abs($0) < abs($1) } ?? 0
-            let worstError = group.flatMap(\.distanceErrors).max { abs($0) < abs($1) } ?? 0
-            let worstScheduler = group.flatMap(\.trackedLatenesses).max { abs($0) < abs($1) } ?? 0
-            print(String(
-                format: "message starts %@ (bound %.0f m): %d of %d on time along the true path; worst %+.1f m; distance error at a start up to %+.1f m, scheduler's part up to %+.1f m",
-                name, group.first?.latenessBound ?? 0, within, starts.count, worst, worstError, worstScheduler))
-            #expect(!starts.isEmpty, "no message starts \(name)")
+            print("message starts " + CorpusResult.startSummary(name, of: group))
+            #expect(!group.flatMap(\.latenesses).isEmpty, "no message starts \(name)")
         }
         #expect(classified == results.count)
     }

@@ -16,10 +16,11 @@ import Foundation
 
 let samples = CommandLine.arguments[1]
 let filter = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : ""
-let verbose = ProcessInfo.processInfo.environment["VERBOSE"] != nil
+let environment = ProcessInfo.processInfo.environment
+let verbose = environment["VERBOSE"] != nil
 /// TRACKER="gapSeconds=30,chordLength=15" overrides settings, to measure what each one does.
 var configuration = DistanceTracker.Configuration()
-for setting in (ProcessInfo.processInfo.environment["TRACKER"] ?? "").split(separator: ",") {
+for setting in (environment["TRACKER"] ?? "").split(separator: ",") {
     let parts = setting.split(separator: "=")
     guard parts.count == 2, let value = Double(parts[1]) else { fatalError("bad TRACKER setting \(setting)") }
     var encoded = try JSONSerialization.jsonObject(with: JSONEncoder().encode(configuration)) as! [String: Any]
@@ -35,7 +36,8 @@ func median(_ values: [Double]) -> Double {
 
 print("== Corpus: tracker against the clean path's length")
 var results: [CorpusResult] = []
-let ideal = ProcessInfo.processInfo.environment["IDEAL"] != nil
+let ideal = environment["IDEAL"] != nil
+let positionOnly = environment["POSITION_ONLY"] != nil
 var idealLate = 0, idealMarkers = 0
 
 /// The floor the phones' speeds set: their noise integrated over the run (trapezoids between
@@ -57,24 +59,23 @@ func idealDopplerLateness(_ run: CorpusRun, sigma: Double, bound: Double) -> (la
     }
     return (late, markers)
 }
-let speedNoise = Double(ProcessInfo.processInfo.environment["SPEED_NOISE"] ?? "1") ?? 1
-let corpus = ProcessInfo.processInfo.environment["WIDER"] != nil ? TrackerCorpus.wider : TrackerCorpus.variants
+let speedNoise = Double(environment["SPEED_NOISE"] ?? "1") ?? 1
+let corpus = environment["WIDER"] != nil ? TrackerCorpus.wider : TrackerCorpus.variants
 for var variant in corpus where filter.isEmpty || variant.description.contains(filter) {
     variant.device.speedSigma = variant.device.speedSigma.map { $0 * speedNoise }
-    if ProcessInfo.processInfo.environment["POSITION_ONLY"] != nil { variant.device.speedSigma = nil }
+    if positionOnly { variant.device.speedSigma = nil }
     let run = try CorpusRun(variant, samples: samples)
     let result = try CorpusResult(run, tracker: configuration)
     if ideal, let sigma = variant.device.speedSigma {
         let (late, markers) = idealDopplerLateness(run, sigma: sigma, bound: result.latenessBound)
         idealLate += late
         idealMarkers += markers
-        print(String(format: "ideal speeds %2d of %2d late, tracker %2d  ", late, markers, result.latenesses.filter { abs($0) > result.latenessBound }.count) + variant.description)
+        print(String(format: "ideal speeds %2d of %2d late, tracker %2d  ", late, markers, result.lateStarts) + variant.description)
     }
     results.append(result)
     // How many of its starts were late along the true path, first: where the misses are.
-    let late = result.latenesses.filter { abs($0) > result.latenessBound }.count
-    if verbose || abs(result.error) > 0.02 || late > 0 || !result.playedInOrderOnce {
-        print(String(format: "%2d of %2d late ", late, result.latenesses.count) + result.description)
+    if verbose || abs(result.error) > 0.02 || result.lateStarts > 0 || !result.playedInOrderOnce {
+        print(String(format: "%2d of %2d late ", result.lateStarts, result.latenesses.count) + result.description)
     }
 }
 if idealMarkers > 0 { print("ideal speeds: \(idealLate) of \(idealMarkers) 500 m marks passed too far off") }
@@ -84,29 +85,15 @@ if !results.isEmpty {
     let late = results.filter { abs($0.worstLateness) > $0.latenessBound }
     print("outside ±2%: \(results.filter { abs($0.error) > 0.02 }.count); order or exactly-once broken: \(results.filter { !$0.playedInOrderOnce }.count)")
     let starts = results.flatMap(\.latenesses)
-    let onTime = results.reduce(0) { count, result in count + result.latenesses.filter { abs($0) <= result.latenessBound }.count }
+    let onTime = results.reduce(0) { $0 + $1.onTimeStarts }
     print(String(
         format: "message starts along the true path: %d of %d within 15 m (40 m at 15 s), in %d variants all; median |miss| %.1f m, worst %+.1f m",
         onTime, starts.count, results.count - late.count, median(starts.map(abs)), starts.max { abs($0) < abs($1) } ?? 0))
     let tracked = results.flatMap(\.trackedLatenesses)
     print(String(format: "by the tracker's own distance: worst %+.1f m", tracked.max { abs($0) < abs($1) } ?? 0))
-    // Along the true path a start is late by the scheduler's part (by the tracker's own
-    // distance) minus the distance error at that moment; by interval, which of them it is.
-    for (name, matches) in [
-        ("every 1-5 s", { (interval: CorpusVariant.Interval) -> Bool in interval.longest <= 5 }),
-        ("every 10 s", { if case .steady(10) = $0 { return true }; return false }),
-        ("every 15 s", { if case .steady(15) = $0 { return true }; return false }),
-        ("every 1-15 s", { if case .varying = $0 { return true }; return false }),
-    ] as [(String, (CorpusVariant.Interval) -> Bool)] {
-        let group = results.filter { matches($0.variant.interval) }
-        guard !group.isEmpty else { continue }
-        let starts = group.flatMap(\.latenesses)
-        let within = group.reduce(0) { count, result in count + result.latenesses.filter { abs($0) <= result.latenessBound }.count }
-        let errors = group.flatMap(\.distanceErrors)
-        print(String(
-            format: "  %@ (bound %.0f m): %d of %d on time; worst %+.1f m; of it, distance error up to %+.1f m, scheduler up to %+.1f m",
-            name, group.first?.latenessBound ?? 0, within, starts.count, starts.max { abs($0) < abs($1) } ?? 0,
-            errors.max { abs($0) < abs($1) } ?? 0, group.flatMap(\.trackedLatenesses).max { abs($0) < abs($1) } ?? 0))
+    for (name, holds) in CorpusResult.intervalClasses {
+        let group = results.filter { holds($0.variant.interval) }
+        if !group.isEmpty { print("  " + CorpusResult.startSummary(name, of: group)) }
     }
 }
 

@@ -27,6 +27,9 @@ struct CorpusResult: Sendable, CustomStringConvertible {
     /// Every message played once, in marker order.
     var playedInOrderOnce: Bool
 
+    /// Starts within `latenessBound` along the true path.
+    var onTimeStarts: Int { latenesses.filter { abs($0) <= latenessBound }.count }
+    var lateStarts: Int { latenesses.count - onTimeStarts }
     var worstLateness: Double { latenesses.max { abs($0) < abs($1) } ?? 0 }
     var worstTrackedLateness: Double { trackedLatenesses.max { abs($0) < abs($1) } ?? 0 }
 
@@ -67,5 +70,26 @@ struct CorpusResult: Sendable, CustomStringConvertible {
         trackedLatenesses = timed.map(\.latenessMeters)
         distanceErrors = timed.map { $0.startMeters - run.trueDistance(at: startTime + $0.startSeconds) }
         latenessBound = run.variant.interval.longest <= 5 ? 15 : 40
+    }
+}
+
+extension CorpusResult {
+    /// The fix intervals the issue bounds starts by, each with the runs it holds.
+    static let intervalClasses: [(name: String, holds: @Sendable (CorpusVariant.Interval) -> Bool)] = [
+        ("every 1-5 s", { $0.longest <= 5 }),
+        ("every 10 s", { if case .steady(10) = $0 { return true }; return false }),
+        ("every 15 s", { if case .steady(15) = $0 { return true }; return false }),
+        ("every 1-15 s", { if case .varying = $0 { return true }; return false }),
+    ]
+
+    /// How a class's starts did along the true path: on time, the worst, and what the worst
+    /// was made of. Along the true path a start is late by the scheduler's part (by the
+    /// tracker's own distance) minus the distance error at that moment.
+    static func startSummary(_ name: String, of group: [CorpusResult]) -> String {
+        func worst(_ values: [Double]) -> Double { values.max { abs($0) < abs($1) } ?? 0 }
+        return String(
+            format: "%@ (bound %.0f m): %d of %d on time; worst %+.1f m; of it, distance error up to %+.1f m, scheduler up to %+.1f m",
+            name, group.first?.latenessBound ?? 0, group.reduce(0) { $0 + $1.onTimeStarts }, group.reduce(0) { $0 + $1.latenesses.count },
+            worst(group.flatMap(\.latenesses)), worst(group.flatMap(\.distanceErrors)), worst(group.flatMap(\.trackedLatenesses)))
     }
 }
