@@ -246,11 +246,6 @@ export function plainFailure(reason, { forSender = true } = {}) {
 }
 
 /**
- * The processed audio of a message as a `blob:` URL, since an `<audio>` element cannot send
- * the bearer token itself. Ogg Opus where the browser plays it, else the same packets in CAF
- * (Safari). Returns `{url}` or `{status, reason, missing}`.
- */
-/**
  * Makes `audio` a voice message's player: play, time, seek and volume are all it needs.
  * Without the menu's download, speed and cast items Chromium leaves out its ⋮ button, which no
  * style can colour.
@@ -262,6 +257,11 @@ export function voicePlayer(audio) {
   return audio;
 }
 
+/**
+ * The processed audio of a message as a `blob:` URL, since an `<audio>` element cannot send
+ * the bearer token itself. Ogg Opus where the browser plays it, else the same packets in CAF
+ * (Safari). Returns `{url}` or `{status, reason, missing}`.
+ */
 export async function fetchAudioURL(messageID, token) {
   const probe = document.createElement("audio");
   const ogg = probe.canPlayType('audio/ogg; codecs="opus"');
