@@ -78,6 +78,9 @@ export async function record({ onLevel, onDone, onError }) {
     onError();
     if (recorder.state !== "inactive") recorder.stop();
   });
+  // The clock runs from when the recorder says it started, which can be a few tenths of a
+  // second after start() is called: the timer then ends where the recording's own length does.
+  recorder.addEventListener("start", () => { startedAt = performance.now(); }, { once: true });
   recorder.start(TIMESLICE_MS);
   startedAt = performance.now();
   return {
@@ -85,6 +88,9 @@ export async function record({ onLevel, onDone, onError }) {
     stop: () => {
       if (recorder.state === "inactive") return;
       stoppedAt = performance.now();
+      // The level stops with the button, not when the recorder has handed over its last
+      // chunk: frames in between filled the emptied level bar again.
+      meter.stop();
       recorder.stop();
     },
   };
@@ -110,8 +116,11 @@ function levelMeter(stream, onLevel) {
     frame = requestAnimationFrame(draw);
   };
   draw();
+  let stopped = false;
   return {
     stop() {
+      if (stopped) return;
+      stopped = true;
       cancelAnimationFrame(frame);
       context.close().catch(() => {});
     },
