@@ -324,13 +324,38 @@ async function deleteMessage(card) {
   else note(card, result ? `It could not be deleted: ${result.reason}.` : "It could not be deleted: the connection failed.");
 }
 
+/** The width of a timeline point's target (px): points closer than this go on another lane. */
+const TIMELINE_TARGET_PX = 44;
+
+/**
+ * Draws each message at its marker along the run. Points closer than a fingertip's target
+ * (markers 1 km apart near the finish of a marathon, on a phone) hang on lanes below the
+ * track, each with a stem to its place on it, so every point can still be tapped alone.
+ */
 function renderTimeline(messages) {
+  page.timelineMessages = messages;
   const list = $("timeline");
   list.replaceChildren();
   const planned = page.run.plannedDistanceMeters;
   const furthest = Math.max(0, ...messages.map((m) => m.markerMeters || 0));
   const scale = planned || Math.max(1000, furthest * 1.1);
-  for (const message of messages) {
+  const width = list.clientWidth;
+  // The right end of the last point on each lane, in px.
+  const laneEnds = [];
+  const laneFor = (share) => {
+    if (width === 0) return 0;
+    const at = share * width;
+    let lane = laneEnds.findIndex((end) => at - end >= TIMELINE_TARGET_PX);
+    if (lane === -1) {
+      lane = laneEnds.length;
+      laneEnds.push(at);
+    } else {
+      laneEnds[lane] = at;
+    }
+    return lane;
+  };
+  const ordered = [...messages].sort((a, b) => (a.markerMeters || 0) - (b.markerMeters || 0));
+  for (const message of ordered) {
     const item = element("li");
     const link = element("a", "timeline-point");
     link.href = `#msg-${message.id}`;
@@ -341,6 +366,11 @@ function renderTimeline(messages) {
     if (state === "queued" || state === "processing") link.classList.add("is-pending");
     const share = Math.min(1, Math.max(0, (message.markerMeters || 0) / scale));
     link.style.setProperty("--at", `${(share * 100).toFixed(2)}%`);
+    const lane = laneFor(share);
+    if (lane > 0) {
+      link.style.setProperty("--lane", String(lane));
+      link.classList.add("is-stacked");
+    }
     const text = `${who(message)}, ${formatDistance(message.markerMeters)}, ${badge.text.toLowerCase()}`;
     link.setAttribute("aria-label", text);
     link.title = text;
@@ -355,7 +385,17 @@ function renderTimeline(messages) {
     item.append(link);
     list.append(item);
   }
+  list.parentElement.style.setProperty("--lanes", String(Math.max(1, laneEnds.length)));
 }
+
+// The lanes depend on the width: drawn again when it changes (a phone turned, a window resized).
+let timelineWidth = 0;
+new ResizeObserver(() => {
+  const width = $("timeline").clientWidth;
+  if (width === timelineWidth) return;
+  timelineWidth = width;
+  if (page.timelineMessages) renderTimeline(page.timelineMessages);
+}).observe($("timeline"));
 
 function renderSummary(messages) {
   const count = (test) => messages.filter(test).length;

@@ -544,6 +544,9 @@ def scenario_record_and_send(ctx, name="record-and-send", proxy=None):
         keys.send_keys(Keys.ENTER).perform()
         browser.wait(lambda: browser.visible("preview"), what="the preview after Enter on Stop")
         results.check(name, "after Stop, focus moves to Send", browser.js("return document.activeElement.id") == "send-button")
+        time.sleep(0.5)
+        level = browser.js("return new DOMMatrix(getComputedStyle(document.getElementById('level-fill')).transform).a")
+        results.check(name, "after Stop, the level meter is empty and stays so", level == 0, f"scaleX {level}")
         # The page gives the recording's own length once the player knows it, as the player
         # does (whole seconds, rounded down): the recorder ran 6 s, the recording is a little
         # shorter, as it starts at the microphone's first sound.
@@ -814,6 +817,27 @@ def scenario_runner_page(ctx):
         senders = [e.text for e in browser.driver.find_elements(By.CSS_SELECTOR, ".sender")]
         results.check(name, "a new message appears live, in its place, and turns ready",
                       senders == ["Gus", "Eve", "Fay", "Hal", "Dee"], str(senders))
+        # On a phone, Hal's 20.1 km and Dee's 21.1 km are a few px apart on the timeline: each
+        # still gets its own target, none over another, and each stays over its place on the track.
+        browser.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                       {"width": 375, "height": 667, "deviceScaleFactor": 1, "mobile": True})
+        time.sleep(0.4)
+        layout = browser.js("""
+          var list = document.getElementById('timeline').getBoundingClientRect();
+          return Array.from(document.querySelectorAll('.timeline-point'), function (p) {
+            var r = p.getBoundingClientRect();
+            var at = parseFloat(p.style.getPropertyValue('--at')) / 100;
+            return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+                    off: (r.left + r.right) / 2 - (list.left + at * list.width), stacked: p.classList.contains('is-stacked')};
+          });""")
+        browser.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        overlaps = [(i, j) for i in range(len(layout)) for j in range(i + 1, len(layout))
+                    if layout[i]["left"] < layout[j]["right"] and layout[j]["left"] < layout[i]["right"]
+                    and layout[i]["top"] < layout[j]["bottom"] and layout[j]["top"] < layout[i]["bottom"]]
+        results.check(name, "on a phone, timeline points 1 km apart each keep a 44 px target of their own",
+                      len(layout) == 5 and not overlaps and any(p["stacked"] for p in layout)
+                      and all(abs(p["off"]) < 1 for p in layout),
+                      f"{len(layout)} points, overlapping {overlaps}, offsets {[round(p['off'], 1) for p in layout]}")
         browser.screenshots(ctx.shots, f"{name}-1-messages", "list")
 
         # Played: the app's report reaches the card live, with a Success Green check.
