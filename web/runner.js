@@ -311,7 +311,7 @@ async function deleteMessage(card) {
     card.root.remove();
     page.cards.delete(message.id);
     page.statuses.delete(message.id);
-    const remaining = Array.from(page.cards.values(), (c) => c.message);
+    const remaining = shownMessages();
     renderTimeline(remaining);
     renderSummary(remaining);
     show($("empty"), remaining.length === 0);
@@ -324,7 +324,15 @@ async function deleteMessage(card) {
   else note(card, result ? `It could not be deleted: ${result.reason}.` : "It could not be deleted: the connection failed.");
 }
 
-/** The width of a timeline point's target (px): points closer than this go on another lane. */
+/** The messages the cards show now. */
+function shownMessages() {
+  return Array.from(page.cards.values(), (card) => card.message);
+}
+
+/**
+ * The width of a timeline point's target (px), as `.timeline-point` and `--lane-height` in
+ * app.css: points closer than this go on another lane.
+ */
 const TIMELINE_TARGET_PX = 44;
 
 /**
@@ -333,7 +341,6 @@ const TIMELINE_TARGET_PX = 44;
  * track, each with a stem to its place on it, so every point can still be tapped alone.
  */
 function renderTimeline(messages) {
-  page.timelineMessages = messages;
   const list = $("timeline");
   list.replaceChildren();
   const planned = page.run.plannedDistanceMeters;
@@ -394,7 +401,7 @@ new ResizeObserver(() => {
   const width = $("timeline").clientWidth;
   if (width === timelineWidth) return;
   timelineWidth = width;
-  if (page.timelineMessages) renderTimeline(page.timelineMessages);
+  if (page.run) renderTimeline(shownMessages());
 }).observe($("timeline"));
 
 function renderSummary(messages) {

@@ -350,9 +350,7 @@ class Browser:
         """A 375x667 phone view, the whole page at 375 px, and a 1280x800 desktop view."""
         folder.mkdir(parents=True, exist_ok=True)
         driver = self.driver
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": 375, "height": 667, "deviceScaleFactor": 2, "mobile": True})
-        time.sleep(0.3)
+        self.emulate(375, 667, mobile=True, scale=2)
         if focus_id:
             self.js("var e = document.getElementById(arguments[0]); if (e) e.scrollIntoView({block: 'center'});", focus_id)
             time.sleep(0.2)
@@ -360,23 +358,28 @@ class Browser:
             driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})["data"]))
         (folder / f"{name}-phone-full.png").write_bytes(base64.b64decode(
             driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})["data"]))
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
-        time.sleep(0.3)
+        self.emulate(1280, 800, mobile=False)
         if focus_id:
             self.js("var e = document.getElementById(arguments[0]); if (e) e.scrollIntoView({block: 'center'});", focus_id)
             time.sleep(0.2)
         (folder / f"{name}-desktop.png").write_bytes(base64.b64decode(
             driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})["data"]))
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        self.end_emulation()
+
+    def emulate(self, width, height, mobile, scale=1):
+        """Lays the page out as on a `width` x `height` screen until `end_emulation()`."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile})
+        time.sleep(0.3)
+
+    def end_emulation(self):
+        self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
     def overflow_at(self, width, height, mobile):
         """How far the page is wider than a `width` px viewport (0 when it fits, no sideways scroll)."""
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
-        time.sleep(0.3)
+        self.emulate(width, height, mobile)
         extra = self.js("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        self.end_emulation()
         return extra
 
     def check_fits(self, results, scenario, what):
@@ -819,9 +822,7 @@ def scenario_runner_page(ctx):
                       senders == ["Gus", "Eve", "Fay", "Hal", "Dee"], str(senders))
         # On a phone, Hal's 20.1 km and Dee's 21.1 km are a few px apart on the timeline: each
         # still gets its own target, none over another, and each stays over its place on the track.
-        browser.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                       {"width": 375, "height": 667, "deviceScaleFactor": 1, "mobile": True})
-        time.sleep(0.4)
+        browser.emulate(375, 667, mobile=True)
         layout = browser.js("""
           var list = document.getElementById('timeline').getBoundingClientRect();
           return Array.from(document.querySelectorAll('.timeline-point'), function (p) {
@@ -830,7 +831,7 @@ def scenario_runner_page(ctx):
             return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,
                     off: (r.left + r.right) / 2 - (list.left + at * list.width), stacked: p.classList.contains('is-stacked')};
           });""")
-        browser.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        browser.end_emulation()
         overlaps = [(i, j) for i in range(len(layout)) for j in range(i + 1, len(layout))
                     if layout[i]["left"] < layout[j]["right"] and layout[j]["left"] < layout[i]["right"]
                     and layout[i]["top"] < layout[j]["bottom"] and layout[j]["top"] < layout[i]["bottom"]]
