@@ -396,12 +396,20 @@ function renderTimeline(messages) {
 }
 
 // The lanes depend on the width: drawn again when it changes (a phone turned, a window resized).
+// Drawn in the next frame, not in the observer's callback: a redraw can change the timeline's
+// height (more lanes) and so the page's scrollbar and the width, and a size changed inside the
+// callback is a "ResizeObserver loop" error that the browser reports as the page's own.
 let timelineWidth = 0;
+let timelineRedraw = 0;
 new ResizeObserver(() => {
-  const width = $("timeline").clientWidth;
-  if (width === timelineWidth) return;
-  timelineWidth = width;
-  if (page.run) renderTimeline(shownMessages());
+  if (timelineRedraw) return;
+  timelineRedraw = requestAnimationFrame(() => {
+    timelineRedraw = 0;
+    const width = $("timeline").clientWidth;
+    if (width === timelineWidth) return;
+    timelineWidth = width;
+    if (page.run) renderTimeline(shownMessages());
+  });
 }).observe($("timeline"));
 
 function renderSummary(messages) {

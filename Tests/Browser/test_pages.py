@@ -840,6 +840,26 @@ def scenario_runner_page(ctx):
                       and all(abs(p["off"]) < 1 for p in layout),
                       f"{len(layout)} points, overlapping {overlaps}, offsets {[round(p['off'], 1) for p in layout]}")
         browser.screenshots(ctx.shots, f"{name}-1-messages", "list")
+        # Widened in place (a phone turned, a window dragged): 1 km is then over 44 px, the
+        # redraw drops the second lane, and the timeline's height changes. Done inside the
+        # ResizeObserver's callback, that is a "ResizeObserver loop" error on the page (CI
+        # caught it once in the emulated phone above; this provokes it every time).
+        browser.collect()
+        before = list(browser.page_problems)
+        lanes = browser.driver.execute_async_script("""
+          var done = arguments[arguments.length - 1], box = document.querySelector('.timeline');
+          var lanes = function () { return parseInt(getComputedStyle(box).getPropertyValue('--lanes'), 10) || 1; };
+          var before = lanes();
+          box.style.width = '2000px';
+          setTimeout(function () {
+            var wider = lanes();
+            box.style.width = '';
+            setTimeout(function () { done([before, wider, lanes()]); }, 300);
+          }, 300);""")
+        browser.collect()
+        loops = [p for p in browser.page_problems[len(before):] if "ResizeObserver" in p]
+        results.check(name, "the timeline redraws its lanes when it widens, without a ResizeObserver loop",
+                      lanes[1] < lanes[0] and lanes[2] == lanes[0] and not loops, f"lanes {lanes}; {loops}")
 
         # Played: the app's report reaches the card live, with a Success Green check.
         played = played_report(server, run_, ids[3], 1000, 372)
