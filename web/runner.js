@@ -335,6 +335,9 @@ function shownMessages() {
  */
 const TIMELINE_TARGET_PX = 44;
 
+/** The timeline's width (px) when its lanes were last laid out. */
+let timelineDrawnWidth = 0;
+
 /**
  * Draws each message at its marker along the run. Points closer than a fingertip's target
  * (markers 1 km apart near the finish of a marathon, on a phone) hang on lanes below the
@@ -347,6 +350,7 @@ function renderTimeline(messages) {
   const furthest = Math.max(0, ...messages.map((m) => m.markerMeters || 0));
   const scale = planned || Math.max(1000, furthest * 1.1);
   const width = list.clientWidth;
+  timelineDrawnWidth = width;
   // The right end of the last point on each lane, in px.
   const laneEnds = [];
   const laneFor = (share) => {
@@ -397,18 +401,11 @@ function renderTimeline(messages) {
 
 // The lanes depend on the width: drawn again when it changes (a phone turned, a window resized).
 // Drawn in the next frame, not in the observer's callback: a redraw can change the timeline's
-// height (more lanes) and so the page's scrollbar and the width, and a size changed inside the
-// callback is a "ResizeObserver loop" error that the browser reports as the page's own.
-let timelineWidth = 0;
-let timelineRedraw = 0;
+// height (more lanes), and a size changed inside the callback is a "ResizeObserver loop" error
+// that the browser reports as the page's own.
 new ResizeObserver(() => {
-  if (timelineRedraw) return;
-  timelineRedraw = requestAnimationFrame(() => {
-    timelineRedraw = 0;
-    const width = $("timeline").clientWidth;
-    if (width === timelineWidth) return;
-    timelineWidth = width;
-    if (page.run) renderTimeline(shownMessages());
+  requestAnimationFrame(() => {
+    if (page.run && $("timeline").clientWidth !== timelineDrawnWidth) renderTimeline(shownMessages());
   });
 }).observe($("timeline"));
 
