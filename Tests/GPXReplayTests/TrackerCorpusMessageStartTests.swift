@@ -19,7 +19,7 @@ struct TrackerCorpusMessageStartTests {
         for lateness in result.trackedLatenesses {
             #expect(abs(lateness) <= result.latenessBound, "scheduler late by the tracker's distance: \(result)")
         }
-        let distanceOff = result.distanceErrors.max { abs($0) < abs($1) } ?? 0
+        let distanceOff = result.distanceErrors.farthestFromZero
         withKnownIssue(
             "the tracker's distance was \(String(format: "%+.1f", distanceOff)) m off the true path at a start",
             isIntermittent: true

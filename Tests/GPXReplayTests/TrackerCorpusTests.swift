@@ -65,7 +65,7 @@ struct TrackerCorpusTests {
             results.count, median(errors) * 100, worst.error * 100, worst.variant.description, errors.filter { $0 > 0.02 }.count))
         print(String(
             format: "message starts along the true path: %d of %d within 15 m (40 m at 15 s); median |miss| %.1f m, worst %+.1f m",
-            onTime, starts.count, median(starts.map(abs)), starts.max { abs($0) < abs($1) } ?? 0))
+            onTime, starts.count, median(starts.map(abs)), starts.farthestFromZero))
         #expect(median(errors) < 0.01)
         #expect(errors.filter { $0 > 0.02 }.isEmpty)
     }

@@ -41,8 +41,28 @@ func median(_ values: [Double]) -> Double {
 print("== Corpus: tracker against the clean path's length")
 var results: [CorpusResult] = []
 let ideal = environment["IDEAL"] != nil
+let oracle = environment["ORACLE"] != nil
 let positionOnly = environment["POSITION_ONLY"] != nil
+let printsErrors = environment["ERRS"] != nil
 var idealLate = 0, idealMarkers = 0
+
+/// The 500 m marks a yardstick passes, and how many of them it passes more than `bound` off.
+struct MarkTally {
+    let bound: Double
+    var markers = 0, late = 0
+    private var next = 500.0
+
+    init(bound: Double) { self.bound = bound }
+
+    /// The runner is `trueMeters` along the path, and the yardstick `error` m off from that.
+    mutating func pass(trueMeters: Double, error: Double) {
+        while trueMeters >= next {
+            markers += 1
+            if abs(error) > bound { late += 1 }
+            next += 500
+        }
+    }
+}
 
 /// The floor the phones' speeds set: their noise integrated over the run (trapezoids between
 /// fixes, as the tracker does), with the bias σ²/2v that noise gives a speed taken out exactly
@@ -52,46 +72,33 @@ func idealDopplerLateness(_ run: CorpusRun, sigma: Double, bound: Double) -> (la
         let truth = run.motion.speed(at: fix.time)
         return (fix.speed ?? truth) - truth - (truth > 0.3 ? sigma * sigma / (2 * truth) : 0)
     }
-    var summed = 0.0, late = 0, markers = 0, next = 500.0
+    var summed = 0.0, tally = MarkTally(bound: bound)
     for (before, fix) in zip(run.fixes, run.fixes.dropFirst()) where fix.time > before.time {
         summed += (error(before) + error(fix)) / 2 * (fix.time - before.time)
-        while run.trueDistance(at: fix.time) >= next {
-            markers += 1
-            if abs(summed) > bound { late += 1 }
-            next += 500
-        }
+        tally.pass(trueMeters: run.trueDistance(at: fix.time), error: summed)
     }
-    return (late, markers)
+    return (tally.late, tally.markers)
 }
 /// ORACLE: chords of the raw fixes at least `chord` metres long, each less the length that
 /// the corpus's own noise (σ, τ known exactly) adds to a chord on average: Var⊥/(2c), with
 /// Var⊥ = 2σ²(1 − e^(−Δt/τ)). How many 500 m marks it passes more than `bound` off.
 func oracleChordLateness(_ run: CorpusRun, chord: Double, bound: Double) -> (late: Int, markers: Int) {
     let sigma = run.variant.noise?.sigma ?? 0, tau = run.variant.noise?.timeConstant ?? 1
-    let first = run.fixes[0]
-    let plane = LocalTangentPlane(originLatitude: first.latitude, originLongitude: first.longitude)
-    func corrected(_ a: GPSFix, _ b: GPSFix) -> Double {
-        let pa = plane.project(a), pb = plane.project(b)
-        let c = pa.distance(to: pb)
-        guard c > 0 else { return 0 }
-        let v = 2 * sigma * sigma * (1 - exp(-(b.time - a.time) / tau))
-        return max(0, c - v / (2 * c))
-    }
-    var committed = 0.0, anchor = first, late = 0, markers = 0, next = 500.0
-    for fix in run.fixes.dropFirst() where fix.time > anchor.time {
-        let open = corrected(anchor, fix)
-        let estimate = committed + open
-        while run.trueDistance(at: fix.time) >= next {
-            markers += 1
-            if abs(estimate - run.trueDistance(at: fix.time)) > bound { late += 1 }
-            next += 500
-        }
-        if plane.project(anchor).distance(to: plane.project(fix)) >= chord {
+    let plane = LocalTangentPlane(originLatitude: run.fixes[0].latitude, originLongitude: run.fixes[0].longitude)
+    let points = run.fixes.map(plane.project)
+    var committed = 0.0, anchor = 0, tally = MarkTally(bound: bound)
+    for index in run.fixes.indices.dropFirst() where run.fixes[index].time > run.fixes[anchor].time {
+        let length = points[anchor].distance(to: points[index])
+        let spread = 2 * sigma * sigma * (1 - exp(-(run.fixes[index].time - run.fixes[anchor].time) / tau))
+        let open = length > 0 ? max(0, length - spread / (2 * length)) : 0
+        let trueMeters = run.trueDistance(at: run.fixes[index].time)
+        tally.pass(trueMeters: trueMeters, error: committed + open - trueMeters)
+        if length >= chord {
             committed += open
-            anchor = fix
+            anchor = index
         }
     }
-    return (late, markers)
+    return (tally.late, tally.markers)
 }
 var oracleLate = [Double: Int](), oracleMarkers = 0, oracleBestLate = 0
 let speedNoise = Double(environment["SPEED_NOISE"] ?? "1") ?? 1
@@ -107,7 +114,7 @@ for var variant in corpus where filter.isEmpty || variant.description.contains(f
         idealMarkers += markers
         print(String(format: "ideal speeds %2d of %2d late, tracker %2d  ", late, markers, result.lateStarts) + variant.description)
     }
-    if environment["ORACLE"] != nil, variant.device.speedSigma == nil {
+    if oracle, variant.device.speedSigma == nil {
         var line = "", best = Int.max, markers = 0
         for chord in [5.0, 10, 20, 40, 80] {
             let (late, count) = oracleChordLateness(run, chord: chord, bound: result.latenessBound)
@@ -124,7 +131,7 @@ for var variant in corpus where filter.isEmpty || variant.description.contains(f
     // How many of its starts were late along the true path, first: where the misses are.
     if verbose || abs(result.error) > 0.02 || result.lateStarts > 0 || !result.playedInOrderOnce {
         print(String(format: "%2d of %2d late ", result.lateStarts, result.latenesses.count) + result.description)
-        if environment["ERRS"] != nil { print("   " + result.distanceErrors.map { String(format: "%+.0f", $0) }.joined(separator: " ")) }
+        if printsErrors { print("   " + result.distanceErrors.map { String(format: "%+.0f", $0) }.joined(separator: " ")) }
     }
 }
 if oracleMarkers > 0 {
@@ -141,9 +148,8 @@ if !results.isEmpty {
     let onTime = results.reduce(0) { $0 + $1.onTimeStarts }
     print(String(
         format: "message starts along the true path: %d of %d within 15 m (40 m at 15 s), in %d variants all; median |miss| %.1f m, worst %+.1f m",
-        onTime, starts.count, results.count - late.count, median(starts.map(abs)), starts.max { abs($0) < abs($1) } ?? 0))
-    let tracked = results.flatMap(\.trackedLatenesses)
-    print(String(format: "by the tracker's own distance: worst %+.1f m", tracked.max { abs($0) < abs($1) } ?? 0))
+        onTime, starts.count, results.count - late.count, median(starts.map(abs)), starts.farthestFromZero))
+    print(String(format: "by the tracker's own distance: worst %+.1f m", results.flatMap(\.trackedLatenesses).farthestFromZero))
     for (name, holds) in CorpusResult.intervalClasses {
         let group = results.filter { holds($0.variant.interval) }
         if !group.isEmpty { print("  " + CorpusResult.startSummary(name, of: group)) }

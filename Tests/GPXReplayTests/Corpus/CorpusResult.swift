@@ -30,8 +30,8 @@ struct CorpusResult: Sendable, CustomStringConvertible {
     /// Starts within `latenessBound` along the true path.
     var onTimeStarts: Int { latenesses.filter { abs($0) <= latenessBound }.count }
     var lateStarts: Int { latenesses.count - onTimeStarts }
-    var worstLateness: Double { latenesses.max { abs($0) < abs($1) } ?? 0 }
-    var worstTrackedLateness: Double { trackedLatenesses.max { abs($0) < abs($1) } ?? 0 }
+    var worstLateness: Double { latenesses.farthestFromZero }
+    var worstTrackedLateness: Double { trackedLatenesses.farthestFromZero }
 
     var error: Double { (tracked - truth) / truth }
 
@@ -86,10 +86,15 @@ extension CorpusResult {
     /// was made of. Along the true path a start is late by the scheduler's part (by the
     /// tracker's own distance) minus the distance error at that moment.
     static func startSummary(_ name: String, of group: [CorpusResult]) -> String {
-        func worst(_ values: [Double]) -> Double { values.max { abs($0) < abs($1) } ?? 0 }
-        return String(
+        String(
             format: "%@ (bound %.0f m): %d of %d on time; worst %+.1f m; of it, distance error up to %+.1f m, scheduler up to %+.1f m",
             name, group.first?.latenessBound ?? 0, group.reduce(0) { $0 + $1.onTimeStarts }, group.reduce(0) { $0 + $1.latenesses.count },
-            worst(group.flatMap(\.latenesses)), worst(group.flatMap(\.distanceErrors)), worst(group.flatMap(\.trackedLatenesses)))
+            group.flatMap(\.latenesses).farthestFromZero, group.flatMap(\.distanceErrors).farthestFromZero,
+            group.flatMap(\.trackedLatenesses).farthestFromZero)
     }
+}
+
+extension Sequence<Double> {
+    /// The value largest in magnitude, with its sign (0 when there is none): the worst miss.
+    var farthestFromZero: Double { self.max { abs($0) < abs($1) } ?? 0 }
 }
