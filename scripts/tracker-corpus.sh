@@ -18,5 +18,5 @@ done
 cflags=""
 if [ -d "$root/Sources/CExpat" ]; then cflags="-I $root/Sources/CExpat -lexpat"; fi
 # shellcheck disable=SC2086
-"$swiftc" -O -wmo -module-name TrackerCorpus $cflags -o "$out" "$work"/*.swift
+"$swiftc" -O -wmo -enable-experimental-feature Extern -module-name TrackerCorpus $cflags -o "$out" "$work"/*.swift
 "$out" "$root/samples/gpx" "${1:-}"

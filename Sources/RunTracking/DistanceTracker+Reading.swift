@@ -1,6 +1,6 @@
 extension DistanceTracker {
     /// What the tracker made of one fix.
-    public enum Outcome: String, Sendable, Codable {
+    public enum Outcome: String, Sendable {
         /// The first fix: the start.
         case started
         /// Used for distance.
@@ -36,3 +36,7 @@ extension DistanceTracker {
         public var pace: Double? { speed >= 0.2 ? 1000 / speed : nil }
     }
 }
+
+#if !hasFeature(Embedded)
+extension DistanceTracker.Outcome: Codable {}
+#endif

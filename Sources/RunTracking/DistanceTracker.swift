@@ -1,5 +1,3 @@
-import Foundation
-
 /// Turns GPS fixes into a running distance that GPS noise does not inflate, for every runner:
 /// a steep walk at 0.8 m/s to a fast run at 6.5 m/s, a fix every second or every 15.
 ///
@@ -34,7 +32,7 @@ import Foundation
 ///
 /// Distance between filtered positions is measured in the plane, whose origin follows the
 /// runner (re-centred every 500 m), so it stays within 0.02% of the WGS84 geodesic.
-public struct DistanceTracker: Sendable, Codable, Equatable {
+public struct DistanceTracker: Sendable, Equatable {
     public let configuration: Configuration
     /// Cumulative metres so far.
     public internal(set) var meters: Double = 0
@@ -274,7 +272,8 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
 // wander and the settled mean) still restores: an app updated during a run must carry on, and
 // a fresh tracker would count from 0 m, which the scheduler, never going back, would sit out.
 // What is missing starts from the last accepted fix, as after a restart of the filter.
-extension DistanceTracker {
+#if !hasFeature(Embedded)
+extension DistanceTracker: Codable {
     public init(from decoder: any Decoder) throws {
         let saved = try decoder.container(keyedBy: CodingKeys.self)
         self.init(configuration: try saved.decode(Configuration.self, forKey: .configuration))
@@ -321,3 +320,4 @@ extension DistanceTracker {
         lastStepChord = try saved.decodeIfPresent(PlanePoint.self, forKey: .lastStepChord) ?? .origin
     }
 }
+#endif

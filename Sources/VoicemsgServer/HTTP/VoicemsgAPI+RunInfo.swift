@@ -57,7 +57,7 @@ extension VoicemsgAPI {
         do {
             let marker = try DistanceMarker(parsing: text)
             return (marker, try marker.resolvedMeters(plannedDistance: run.plannedDistanceMeters))
-        } catch let error as RunTrackingError {
+        } catch {
             throw HTTPError(.badRequest, message: error.description)
         }
     }
