@@ -21,6 +21,8 @@ extension DistanceTracker {
         case inaccurate
         /// Implied speed above the configured limit; ignored as a spike.
         case outlier
+        /// Came while the run was paused (see `pause()`); ignored.
+        case paused
     }
 
     /// The tracker's answer to one fix.

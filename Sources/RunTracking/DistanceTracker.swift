@@ -40,6 +40,8 @@ public struct DistanceTracker: Sendable, Equatable {
     public internal(set) var speed: Double = 0
     /// True while the runner is standing still.
     public internal(set) var isStill = false
+    /// True between `pause()` and `resume()`: fixes are ignored and nothing is counted.
+    public internal(set) var isPaused = false
 
     /// Seconds per kilometre, or nil while (nearly) standing still.
     public var pace: Double? { speed >= 0.2 ? 1000 / speed : nil }
@@ -120,7 +122,7 @@ public struct DistanceTracker: Sendable, Equatable {
         let outcome = process(fix)
         // The open chord counts at once, so the scheduler is never a chord behind; the
         // maximum keeps the total from ever going back when a chord is re-measured.
-        let open = isStill ? 0 : openChord
+        let open = isStill || isPaused ? 0 : openChord
         meters = max(meters, committed + open)
         return Reading(time: max(fix.time, lastFixTime), meters: meters, speed: speed, outcome: outcome)
     }
@@ -138,6 +140,7 @@ public struct DistanceTracker: Sendable, Equatable {
     }
 
     private mutating func process(_ fix: GPSFix) -> Outcome {
+        guard !isPaused else { return .paused }
         // Null Island is where a receiver with no fix puts one (OpenTracks counted thousands of
         // km from such fixes after an idle period).
         guard fix.hasValidCoordinates, fix.time.isFinite, fix.latitude != 0 || fix.longitude != 0 else {
@@ -318,6 +321,8 @@ extension DistanceTracker: Codable {
         settled = try saved.decodeIfPresent(PlanePoint.self, forKey: .settled) ?? lastAccepted
         // Not in the first two formats: the chord before, for the bend between sparse fixes.
         lastStepChord = try saved.decodeIfPresent(PlanePoint.self, forKey: .lastStepChord) ?? .origin
+        // Not in the first three formats, which had no pause.
+        isPaused = try saved.decodeIfPresent(Bool.self, forKey: .isPaused) ?? false
     }
 }
 #endif
