@@ -1,10 +1,13 @@
-// The runner's page, /runs/{runID}#owner=…&invite=…: the invite link to share, a timeline of
-// the run with each message at its marker, and every message as a card that updates live.
+// The runner's page, /runs/{runID}#owner=…&invite=…: the run itself (Get ready, Start and the
+// run screen, in run.js), the invite link to share, a timeline of the run with each message at
+// its marker, and every message as a card that updates live.
 
 import {
   $, show, announce, api, follow, fragmentValue, runIDFromPath, formatDistance, formatClock,
   describeMarker, statusBadge, playedText, plainFailure, failureDetail, fetchAudioURL, voicePlayer,
 } from "./common.js";
+import { setUpRun } from "./run.js";
+import { loadSession, rememberRun } from "./run-store.js";
 
 const runID = runIDFromPath();
 const ownerToken = fragmentValue("owner");
@@ -51,6 +54,17 @@ async function start() {
   try {
     result = await api(`/v1/runs/${encodeURIComponent(runID)}`, { token: ownerToken });
   } catch {
+    result = null;
+  }
+  // Without the server, a run made ready on this phone goes on from what the phone kept.
+  const session = loadSession(runID);
+  if (!result && session) {
+    page.run = session.run;
+    showRun({ offline: true });
+    await setUpRun({ runID, token: ownerToken, run: null, onScreenChange: showRunScreen });
+    return;
+  }
+  if (!result) {
     pageError("The server could not be reached", "Check your connection and reload the page.");
     return;
   }
@@ -60,7 +74,12 @@ async function start() {
     return;
   }
   page.run = result.json;
+  rememberRun({
+    id: runID, ownerToken, inviteToken: fragmentValue("invite"), title: page.run.title,
+    plannedDistanceMeters: page.run.plannedDistanceMeters, runnerName: page.run.runnerName,
+  });
   showRun();
+  await setUpRun({ runID, token: ownerToken, run: page.run, onScreenChange: showRunScreen });
   follow(`/v1/runs/${encodeURIComponent(runID)}/messages`, {
     token: ownerToken,
     onChange: (body) => render(body.messages || []),
@@ -79,7 +98,7 @@ function pageError(title, text) {
   show($("page-error"));
 }
 
-function showRun() {
+function showRun({ offline = false } = {}) {
   const run = page.run;
   document.title = `Messages for ${run.title}`;
   $("run-title").textContent = run.title;
@@ -87,11 +106,18 @@ function showRun() {
     ? `Planned distance ${formatDistance(run.plannedDistanceMeters)}`
     : "No planned distance";
   $("timeline-end").textContent = run.plannedDistanceMeters ? `Finish ${formatDistance(run.plannedDistanceMeters)}` : "";
-  showInvite();
   show($("loading"), false);
-  show($("invite"));
-  show($("timeline-card"));
-  show($("list"));
+  page.offline = offline;
+  showRunScreen(false);
+}
+
+/** The run screen replaces the page's planning parts while the run is on, and gives them back. */
+function showRunScreen(running) {
+  if (!running) showInvite();
+  show($("invite"), !running && !page.offline);
+  show($("timeline-card"), !running && !page.offline);
+  show($("list"), !running && !page.offline);
+  show($("offline-note"), page.offline && !running);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import Testing
 
     static func webFiles() throws -> [String: Data] {
         let names = try FileManager.default.contentsOfDirectory(atPath: webFolder.path)
-            .filter { [".html", ".css", ".js", ".svg"].contains(where: $0.hasSuffix) }
+            .filter { [".html", ".css", ".js", ".svg", ".wasm"].contains(where: $0.hasSuffix) }
         return try Dictionary(uniqueKeysWithValues: names.map {
             ($0, try Data(contentsOf: webFolder.appendingPathComponent($0)))
         })
@@ -58,7 +58,14 @@ import Testing
             #expect(policy.contains("default-src 'self'"))
             #expect(policy.contains("script-src 'self'"))
             #expect(policy.contains("media-src 'self' blob:"))
-            #expect(!policy.contains("unsafe-inline") && !policy.contains("unsafe-eval"))
+            #expect(!policy.contains("unsafe-inline") && !policy.contains("'unsafe-eval'"))
+            // The runner's page compiles the tracker's WebAssembly and follows the runner's
+            // position; the recording page does neither, and only it may use the microphone.
+            let permissions = try #require(response.headers[HTTPField.Name("Permissions-Policy")!])
+            let runner = prefix == "/runs/"
+            #expect(policy.contains("'wasm-unsafe-eval'") == runner)
+            #expect(permissions.contains("geolocation=(self)") == runner)
+            #expect(permissions.contains("microphone=(self)") == !runner)
             #expect(response.headers[.xContentTypeOptions] == "nosniff")
             #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")
             #expect(response.headers[.cacheControl] == "no-cache")
@@ -70,6 +77,34 @@ import Testing
                 uri: prefix + SecureIdentifier.makeID(), method: .get, headers: [.ifNoneMatch: etag])
             #expect(again.status == .notModified)
             #expect(again.body.readableBytes == 0)
+        }
+    }
+
+    /// The plan page is the site's front door: it may neither record nor follow the position.
+    @Test func thePlanPageIsServedAtTheRootWithNoPowers() async throws {
+        try await app.test(.router) { client in
+            let response = try await client.execute(uri: "/", method: .get)
+            #expect(response.status == .ok)
+            #expect(Data(buffer: response.body) == WebAssets.byName["plan.html"]?.bytes)
+            let policy = try #require(response.headers[.contentSecurityPolicy])
+            #expect(policy.contains("script-src 'self';") && !policy.contains("wasm"))
+            #expect(response.headers[HTTPField.Name("Permissions-Policy")!] == "microphone=(), camera=(), geolocation=()")
+        }
+    }
+
+    /// The tracker's WebAssembly is served as WebAssembly, which streaming compilation needs,
+    /// and the service worker may control the runner's pages and nothing wider.
+    @Test func theTrackerAndTheServiceWorkerComeWithWhatTheBrowserNeeds() async throws {
+        try await app.test(.router) { client in
+            let wasm = try await client.execute(uri: "/static/run-tracking.wasm", method: .get)
+            #expect(wasm.status == .ok)
+            #expect(wasm.headers[.contentType] == "application/wasm")
+            #expect(Array(Data(buffer: wasm.body).prefix(4)) == [0, 0x61, 0x73, 0x6D])
+            let worker = try await client.execute(uri: "/static/service-worker.js", method: .get)
+            #expect(worker.status == .ok)
+            #expect(worker.headers[HTTPField.Name("Service-Worker-Allowed")!] == "/runs/")
+            let other = try await client.execute(uri: "/static/runner.js", method: .get)
+            #expect(other.headers[HTTPField.Name("Service-Worker-Allowed")!] == nil)
         }
     }
 
@@ -122,15 +157,17 @@ import Testing
         }
     }
 
-    /// Every control in the pages has a name a screen reader can say: a `<label for>` or an
-    /// `aria-label`.
+    /// Every control in the pages has a name a screen reader can say: a `<label for>`, a
+    /// `<label>` around it, or an `aria-label`.
     @Test func everyControlHasALabel() throws {
         for name in Self.htmlNames() {
             let html = try Self.text(name)
             let labelled = Set(html.matches(of: /<label\b[^>]*\bfor="([^"]+)"/).map { String($0.output.1) })
+            let wrappingLabels = html.matches(of: /<label\b[^>]*>[\s\S]*?<\/label>/).map(\.range)
             for control in html.matches(of: /<(input|select|textarea)\b[^>]*>/) {
                 let tag = String(control.output.0)
                 if tag.contains("aria-label=") || tag.contains("aria-labelledby=") { continue }
+                if wrappingLabels.contains(where: { $0.contains(control.range.lowerBound) }) { continue }
                 let id = tag.firstMatch(of: /\bid="([^"]+)"/).map { String($0.output.1) }
                 #expect(id.map(labelled.contains) == true, "\(name): \(tag) has no label")
             }

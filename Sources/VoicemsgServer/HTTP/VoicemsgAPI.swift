@@ -42,6 +42,7 @@ public struct VoicemsgAPI: Sendable {
         router.delete("/v1/runs/:runID") { request, context in try await deleteRun(request, context) }
         router.get("/v1/runs/:runID/markers/resolve") { request, context in try await resolveMarker(request, context) }
         router.get("/v1/runs/:runID/messages") { request, context in try await runMessages(request, context) }
+        router.get("/") { request, context in try planPage(request, context) }
         router.get("/r/:runID") { request, context in try recordingPage(request, context) }
         router.get("/runs/:runID") { request, context in try runnerPage(request, context) }
         router.get("/static/:name") { request, context in try staticFile(request, context) }
@@ -58,7 +59,7 @@ public struct VoicemsgAPI: Sendable {
         try runCreation.admit(context)
         let body = try await JSONBody.decode(
             CreateRunRequest.self, from: request,
-            expected: "expected JSON {\"title\": …, \"plannedDistanceMeters\": …}")
+            expected: "expected JSON {\"title\": …, \"plannedDistanceMeters\": …, \"runnerName\": …}")
         let title = try Self.checkedText(body.title, name: "title")
         let planned = try body.plannedDistanceMeters.map(RunBounds.checkedPlannedDistance)
         // A blank name is no name: the plan page sends what the field holds.
