@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs the browser tests of the web pages (Tests/Browser/test_pages.py) in headless Chromium
-# against a real voicemsg-server. Installs what is missing first: Debian's chromium and
-# chromium-driver, espeak-ng and ffmpeg (apt), and Selenium from PyPI into .build-venv.
+# Runs the browser tests of the web pages (Tests/Browser/test_pages.py, and test_run.py for the
+# run itself) in headless Chromium against a real voicemsg-server. Installs what is missing
+# first: Debian's chromium and chromium-driver, espeak-ng and ffmpeg (apt), and Selenium from
+# PyPI into .build-venv.
 #
 #   scripts/browser-tests.sh [path/to/voicemsg-server] [test_pages.py options, e.g. --only record]
 set -euo pipefail
@@ -39,4 +40,9 @@ if [[ ! -x $server ]]; then
   echo "browser-tests: no server at $server; build it first: swift build --product voicemsg-server" >&2
   exit 1
 fi
-exec "$venv/bin/python" Tests/Browser/test_pages.py --server "$server" "$@"
+# The recording and runner's pages, then the run itself (planned, got ready, run along a real
+# route); both run, and either failing fails the whole.
+status=0
+"$venv/bin/python" Tests/Browser/test_pages.py --server "$server" "$@" || status=1
+"$venv/bin/python" Tests/Browser/test_run.py --server "$server" || status=1
+exit $status

@@ -136,11 +136,13 @@ def make_fixtures(folder):
 class Server:
     """`voicemsg-server serve` on a free loopback port, with its log kept for the token check."""
 
-    def __init__(self, binary, folder, name="server", extra=()):
+    def __init__(self, binary, folder, name="server", extra=(), port=0):
         self.log_path = folder / f"{name}.log"
-        self.log = open(self.log_path, "w")
+        said = r"listening on (https?)://127\.0\.0\.1:(\d+)"
+        earlier = len(re.findall(said, self.log_path.read_text())) if self.log_path.exists() else 0
+        self.log = open(self.log_path, "a")
         self.process = subprocess.Popen(
-            [str(binary), "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(folder / f"{name}-data"),
+            [str(binary), "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(folder / f"{name}-data"),
              "--workers", "2", "--poll-seconds", "0.2", "--log-level", "trace", *extra],
             stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 30
@@ -149,9 +151,10 @@ class Server:
             time.sleep(0.1)
             if self.process.poll() is not None:
                 raise RuntimeError(f"voicemsg-server exited: {self.log_path.read_text()}")
-            match = re.search(r"listening on (https?)://127\.0\.0\.1:(\d+)", self.log_path.read_text())
-            if match:
-                self.scheme, self.port = match.group(1), int(match.group(2))
+            found = re.findall(said, self.log_path.read_text())
+            # A server started again on the same log appends to it: only a new line counts.
+            if len(found) > earlier:
+                self.scheme, self.port = found[-1][0], int(found[-1][1])
         if self.port is None:
             raise RuntimeError("voicemsg-server did not say where it listens within 30 s")
         self.base = f"{self.scheme}://127.0.0.1:{self.port}"
@@ -292,11 +295,14 @@ window.addEventListener('unhandledrejection', function (e) {
 
 
 class Browser:
-    def __init__(self, audio_file=None, deny=False, extra_args=()):
+    """Headless Chromium. `autoplay` lifts the rule that sound needs a tap first, for the pages
+    whose tests are not about that rule; the run's tests keep it, as a phone does."""
+
+    def __init__(self, audio_file=None, deny=False, extra_args=(), autoplay=True):
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
         args = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--autoplay-policy=no-user-gesture-required", "--window-size=1280,800",
+                *(["--autoplay-policy=no-user-gesture-required"] if autoplay else []), "--window-size=1280,800",
                 "--use-fake-device-for-media-stream",
                 "--use-fake-ui-for-media-stream=deny" if deny else "--use-fake-ui-for-media-stream"]
         if audio_file:
