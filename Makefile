@@ -59,12 +59,13 @@ demo: setup
 	$(SWIFT) build $(RELEASE) --product voicemsg-decode
 	scripts/demo.sh "$(RELEASE_BIN)/voicemsg"
 
-# Pipeline vs opusenc and ffmpeg, the hot paths (Benchmarks/, package-benchmark), and the
-# queue and server.
+# Pipeline vs opusenc and ffmpeg, the hot paths (Benchmarks/, package-benchmark), the runner's
+# page's WebAssembly tracker against the native one, and the queue and server.
 bench: setup
 	$(SWIFT) build $(RELEASE)
 	scripts/bench.sh "$(RELEASE_BIN)/voicemsg"
 	SWIFT=$(SWIFT) scripts/bench-hot-paths.sh
+	scripts/bench-wasm.sh
 	scripts/bench-server.sh "$(RELEASE_BIN)/voicemsg"
 
 # Records the hot paths' allocation counts in Benchmarks/Thresholds after a change meant to
