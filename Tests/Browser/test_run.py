@@ -14,12 +14,15 @@ Scenarios:
            once each, when the server returns
   reload   a reload mid-run keeps the distance and replays nothing; a page hidden for 60 s
            takes the wake lock again, and a marker crossed meanwhile plays on its return
+  refusals a run refused by the server's limits, and a location the phone denies, are said
+           in words
 
     scripts/browser-tests.sh                 # installs what is missing, runs both test files
     python3 Tests/Browser/test_run.py --server .build/debug/voicemsg-server [--only run]
 """
 import argparse
 import math
+import os
 import pathlib
 import shutil
 import sys
@@ -403,7 +406,61 @@ def scenario_reload_and_hide(ctx):
         runner.quit()
 
 
-SCENARIOS = {"run": scenario_run, "offline": scenario_offline, "reload": scenario_reload_and_hide}
+def scenario_refusals(ctx):
+    """What the runner is told when the server will not plan a run, or the phone will not give
+    the page its position."""
+    name = ctx.name = "refusals"
+    results = ctx.results
+    for extra, label, expected in (
+        (["--runs-per-minute", "1"], "a second run within the minute", "Too many runs were planned from this network"),
+        (["--admin-only-runs"], "a server closed to the public", "lets only its administrator plan runs"),
+    ):
+        # The admin token comes from the environment, as an operator gives it.
+        os.environ["VOICEMSG_ADMIN_TOKEN"] = "an-admin-token-only-the-operator-knows"
+        try:
+            server = Server(ctx.binary, ctx.folder, name=f"refusals-{extra[0][2:]}", extra=extra)
+        finally:
+            del os.environ["VOICEMSG_ADMIN_TOKEN"]
+        ctx.logs.append(server.log_path)
+        runner = Runner(server.base)
+        try:
+            attempts = 2 if "--runs-per-minute" in extra else 1
+            for _ in range(attempts):
+                runner.browser.open(f"{server.base}/")
+                runner.browser.el("run-title-input").send_keys("Planned twice")
+                runner.click("Create run")
+                time.sleep(1)
+            runner.browser.wait(lambda: runner.browser.visible("plan-error"), what="the refusal")
+            text = runner.browser.text("plan-error")
+            results.check(name, f"{label} is refused in words", expected in text, text)
+            runner.browser.check_console(results, name, allowed_network=[r"/v1/runs - Failed to load resource: the server responded with a status of (429|401)"])
+        finally:
+            runner.quit()
+            server.stop()
+
+    server = ctx.server
+    run_ = make_run(server, "No location")
+    ctx.tokens += [run_["ownerToken"], run_["inviteToken"]]
+    runner = Runner(server.base)
+    try:
+        runner.driver.execute_cdp_cmd("Browser.setPermission", {
+            "origin": server.base, "permission": {"name": "geolocation"}, "setting": "denied"})
+        send_messages(ctx, server, run_)
+        runner.browser.open(f"{server.base}/runs/{run_['id']}#owner={run_['ownerToken']}")
+        runner.browser.wait(lambda: runner.browser.visible("run-card"), what="the run card")
+        get_ready(runner, name, results)
+        runner.click("Start")
+        runner.browser.wait(lambda: runner.browser.visible("location-problem"), what="the location problem")
+        text = runner.browser.text("location-problem")
+        results.check(name, "a denied location says what to do", "Allow location for this site" in text, text)
+        runner.browser.check_console(results, name)
+    finally:
+        runner.quit()
+
+
+SCENARIOS = {
+    "run": scenario_run, "offline": scenario_offline, "reload": scenario_reload_and_hide, "refusals": scenario_refusals,
+}
 
 
 class Context:
