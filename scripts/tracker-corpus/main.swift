@@ -35,6 +35,7 @@ for setting in (environment["TRACKER"] ?? "").split(separator: ",") {
 
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
     return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
@@ -232,6 +233,31 @@ for variant in TrackerCorpus.realTracks where filter.isEmpty || variant.descript
 }
 if !realErrors.isEmpty {
     print(String(format: "%d variants: min %+.2f%%, median %+.2f%%, max %+.2f%%; outside: %d", realErrors.count, realErrors.min()! * 100, median(realErrors) * 100, realErrors.max()! * 100, realErrors.filter { $0 < -0.04 || $0 > 0.01 }.count))
+}
+
+print("\n== Real recordings against the device's own distance (samples/devices; at each whole km the device reached)")
+let devices = (samples as NSString).deletingLastPathComponent + "/devices"
+let recordings = ((try? FileManager.default.contentsOfDirectory(atPath: devices)) ?? []).filter { $0.hasSuffix(".csv") }.sorted()
+if filter.isEmpty && !recordings.isEmpty {
+    print("recording                      device m  tracker m   total  median |miss| at km  worst miss at km")
+    for name in recordings {
+        let lines = try String(contentsOfFile: devices + "/" + name, encoding: .utf8).split(separator: "\n").dropFirst()
+        var tracker = DistanceTracker(configuration: configuration)
+        var misses: [Double] = [], nextMark = 1000.0, device = 0.0
+        for line in lines {
+            let fields = line.split(separator: ",").compactMap { Double($0) }
+            guard fields.count == 4 else { fatalError("\(name): not seconds,latitude,longitude,device_meters: \(line)") }
+            let reading = tracker.update(with: GPSFix(time: fields[0], latitude: fields[1], longitude: fields[2]))
+            device = fields[3]
+            while device >= nextMark {
+                misses.append(reading.meters - device)
+                nextMark += 1000
+            }
+        }
+        print(String(format: "%@ %8.0f  %9.0f  %+5.1f%%  %8.1f m (%d km)  %+8.1f m",
+                     name.padding(toLength: 28, withPad: " ", startingAt: 0), device, tracker.meters, (tracker.meters - device) / device * 100,
+                     median(misses.map(abs)), misses.count, misses.farthestFromZero))
+    }
 }
 
 print("\n== Standing still 10 minutes, σ 5 m, τ 30 s (under 5 m)")
