@@ -11,18 +11,19 @@ RELEASE = -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdli
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE) --show-bin-path)
 
 # libavcodec-extra brings the opencore AMR decoders; chromium records the browser tests' WebM
-# and MP4; time measures the hostile-input tests' peak memory.
+# and MP4; time measures the hostile-input tests' peak memory; wasi-libc gives the runner's
+# page's WebAssembly its malloc and math, and nodejs runs that module in the tests.
 APT_PACKAGES = pkg-config libsndfile1-dev libopus-dev libsoxr-dev libebur128-dev libexpat1-dev \
                libavformat-dev libavcodec-dev libavcodec-extra \
                ffmpeg opus-tools sox libsox-fmt-mp3 espeak-ng postgresql prometheus \
-               chromium chromium-driver time
+               chromium chromium-driver time wasi-libc nodejs
 # aac-enc (Debian non-free, the Fraunhofer FDK encoder) makes the format tests' HE-AAC rows;
 # setup enables the non-free component for it alone.
 APT_NONFREE_PACKAGES = aac-enc
 BREW_PACKAGES = pkg-config libsndfile opus libsoxr libebur128 expat ffmpeg opus-tools sox espeak-ng postgresql@16 \
-                prometheus
+                prometheus wasi-libc node
 
-.PHONY: setup build test browser-test demo bench bench-thresholds samples clean
+.PHONY: setup build test browser-test demo bench bench-thresholds samples clean wasm
 
 setup:
 	@scripts/setup.sh "$(APT_PACKAGES)" "$(BREW_PACKAGES)" "$(APT_NONFREE_PACKAGES)"
@@ -44,6 +45,12 @@ test: setup
 browser-test: setup
 	$(SWIFT) build --product voicemsg-server
 	scripts/browser-tests.sh "$$($(SWIFT) build --show-bin-path)/voicemsg-server"
+
+# The runner's page's tracker: RunTracking as Embedded Swift for wasm32, in web/ (committed,
+# and embedded in the server with the other pages; a test checks it is what the sources build).
+wasm: setup
+	scripts/build-wasm.sh
+	scripts/embed-web.py
 
 # The demo runs the CLI only, so it builds only the CLI and voicemsg-decode, the child it
 # decodes the browser's WebM in: not the server and its network stack.

@@ -62,8 +62,14 @@ let package = Package(
         // nothing else, and voicemsg never loads FFmpeg's 28 MiB of libraries.
         .executableTarget(name: "voicemsg-decode", dependencies: ["CFFmpeg", "DecoderWire"]),
         // GPS fixes to distance, markers, paces and the playback scheduler: pure Swift with no
-        // dependency at all, so the phone app can link it alone.
-        .target(name: "RunTracking", dependencies: []),
+        // dependency at all, so the phone app can link it alone. The same sources build as
+        // Embedded Swift for the runner's page (scripts/build-wasm.sh, with Sources/RunTrackingWasm),
+        // so they use no Foundation and declare the few C math functions they call (`Extern`).
+        .target(
+            name: "RunTracking",
+            dependencies: [],
+            swiftSettings: [.enableExperimentalFeature("Extern")]
+        ),
         // GPX files read (through libexpat) and replayed through the tracker and scheduler.
         .target(name: "GPXReplay", dependencies: ["RunTracking", "CExpat"]),
         // Audio only: decode, condition, trim, normalize, encode, tag.

@@ -16,7 +16,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
 OUT = ROOT / "Sources/VoicemsgServer/Web/WebAssets+Generated.swift"
-SUFFIXES = {".html", ".css", ".js", ".svg"}
+SUFFIXES = {".html", ".css", ".js", ".svg", ".wasm"}
 
 
 def generate() -> str:

@@ -83,7 +83,7 @@ build_set() {
         for module in $(pkg-config --cflags-only-I "$package"); do flags+=(-Xcc "$module"); done
     done
     echo "fuzz: building $set" >&2
-    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -g -module-name "Fuzz_$set" \
+    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -g -enable-experimental-feature Extern -module-name "Fuzz_$set" \
         "${flags[@]}" "$src"/*.swift -o "$OUT/bin/fuzz-set-$set" \
         2> >(grep -v "Cannot export local symbol '__asan" >&2)
 }

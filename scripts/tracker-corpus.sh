@@ -29,7 +29,7 @@ build() {
         sed -e '/^import RunTracking$/d' -e '/^import GPXReplay$/d' -e '/^import TestSupport$/d' "$file" > "$work/build/$(basename "$file")"
     done
     # shellcheck disable=SC2086
-    "$swiftc" -O -wmo -module-name TrackerCorpus $cflags -o "$2" "$work/build"/*.swift
+    "$swiftc" -O -wmo -enable-experimental-feature Extern -module-name TrackerCorpus $cflags -o "$2" "$work/build"/*.swift
 }
 
 build "$root/Sources/RunTracking" "$out"

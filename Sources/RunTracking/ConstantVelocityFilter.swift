@@ -3,7 +3,7 @@
 /// Both axes share one 2×2 covariance: their models and the (isotropic) GPS noise are the
 /// same, so their covariances are equal. That halves the arithmetic, which matters at the
 /// millions of fixes per second the benchmarks ask for.
-struct ConstantVelocityFilter: Sendable, Codable, Equatable {
+struct ConstantVelocityFilter: Sendable, Equatable {
     var east = 0.0, north = 0.0
     var velocityEast = 0.0, velocityNorth = 0.0
     /// Covariance of (position, velocity) per axis.
@@ -55,3 +55,7 @@ struct ConstantVelocityFilter: Sendable, Codable, Equatable {
         positionVariance -= positionGain * positionVariance
     }
 }
+
+#if !hasFeature(Embedded)
+extension ConstantVelocityFilter: Codable {}
+#endif

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Where on a run a message belongs.
 ///
 /// Markers are written by people ("5 km", "halfway", "1 km before the finish") and stored in
@@ -17,7 +15,7 @@ public enum DistanceMarker: Hashable, Sendable {
     public static let finish = DistanceMarker.beforeFinish(meters: 0)
 
     /// Parses any accepted form; throws `RunTrackingError.Code.invalidMarker` with a reason.
-    public init(parsing text: String) throws {
+    public init(parsing text: String) throws(RunTrackingError) {
         let compact = text.lowercased().filter { !$0.isWhitespace }
         func fail(_ why: String) -> RunTrackingError {
             RunTrackingError(.invalidMarker, "invalid distance marker '\(text)': \(why)")
@@ -67,7 +65,7 @@ public enum DistanceMarker: Hashable, Sendable {
     /// - Parameter plannedDistance: the run's planned length in metres, if known.
     /// - Throws: `invalidMarker` when a relative marker has no planned distance, or when a
     ///   marker before the finish lies before the start.
-    public func resolvedMeters(plannedDistance: Double?) throws -> Double {
+    public func resolvedMeters(plannedDistance: Double?) throws(RunTrackingError) -> Double {
         if case .absolute(let meters) = self { return meters }
         guard let planned = plannedDistance, planned.isFinite, planned > 0 else {
             throw RunTrackingError(
@@ -95,7 +93,7 @@ public enum DistanceMarker: Hashable, Sendable {
 
     private static func parseLength(
         _ text: String, fail: (String) -> RunTrackingError
-    ) throws -> Double {
+    ) throws(RunTrackingError) -> Double {
         guard let unit = unitMeters.first(where: { text.hasSuffix($0.suffix) }) else {
             throw fail("expected a distance in m, km or mi, a percentage, 'halfway' or 'finish'")
         }
@@ -118,12 +116,18 @@ public enum DistanceMarker: Hashable, Sendable {
         return Double(text)
     }
 
+    /// At most two decimals, and none that are zero: `5000`, `4988.97`, `12.5`. Written out
+    /// from whole hundredths, since Embedded Swift has no `String(format:)`; markers are at
+    /// most 1000 km, far within `Int64`'s exact range.
     private static func format(_ value: Double) -> String {
-        let rounded = (value * 100).rounded() / 100
-        if rounded == rounded.rounded() { return String(Int64(rounded)) }
-        var text = String(format: "%.2f", rounded)
-        while text.hasSuffix("0") { text.removeLast() }
-        return text
+        let hundredths = Int64((value * 100).rounded())
+        let whole = String(hundredths.magnitude / 100)
+        let sign = hundredths < 0 ? "-" : ""
+        switch hundredths.magnitude % 100 {
+        case 0: return sign + whole
+        case let fraction where fraction % 10 == 0: return "\(sign)\(whole).\(fraction / 10)"
+        case let fraction: return "\(sign)\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
+        }
     }
 }
 
@@ -131,6 +135,7 @@ extension DistanceMarker: CustomStringConvertible {
     public var description: String { canonical }
 }
 
+#if !hasFeature(Embedded)
 extension DistanceMarker: Codable {
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
@@ -142,3 +147,4 @@ extension DistanceMarker: Codable {
         try container.encode(canonical)
     }
 }
+#endif

@@ -9,7 +9,7 @@ extension DistanceTracker {
     /// from device to device and from street to street: the Doppler speed's noise (bounded by
     /// `dopplerNoise` and `largestDopplerNoise`), and how fast the position's error wanders
     /// (see `learnWander` and `unwandered`, bounded by `assumedAccuracy`).
-    public struct Configuration: Sendable, Codable, Equatable {
+    public struct Configuration: Sendable, Equatable {
         /// Fixes that report a horizontal accuracy worse than this (metres) are ignored.
         /// Default 30 m: phones report 3 to 10 m outdoors, 10 to 25 m between tall buildings,
         /// and 30 m and more indoors or in tunnels, where the position is worth nothing.
@@ -132,3 +132,7 @@ extension DistanceTracker {
         }
     }
 }
+
+#if !hasFeature(Embedded)
+extension DistanceTracker.Configuration: Codable {}
+#endif

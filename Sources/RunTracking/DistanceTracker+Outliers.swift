@@ -70,7 +70,7 @@ extension DistanceTracker {
 extension DistanceTracker {
     /// A gap bridge that a run of consistent outliers right after it may still undo: the
     /// metres before it, the last accepted fix before the gap, and how many fixes it has held.
-    struct ProvisionalBridge: Sendable, Codable, Equatable {
+    struct ProvisionalBridge: Sendable, Equatable {
         var metersBefore: Double
         var from: GPSFix
         var acceptedSince = 0
@@ -93,3 +93,7 @@ extension DistanceTracker {
 
     static let largestGapBend = 1.3
 }
+
+#if !hasFeature(Embedded)
+extension DistanceTracker.ProvisionalBridge: Codable {}
+#endif

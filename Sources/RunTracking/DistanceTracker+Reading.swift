@@ -1,6 +1,6 @@
 extension DistanceTracker {
     /// What the tracker made of one fix.
-    public enum Outcome: String, Sendable, Codable {
+    public enum Outcome: String, Sendable {
         /// The first fix: the start.
         case started
         /// Used for distance.
@@ -21,6 +21,8 @@ extension DistanceTracker {
         case inaccurate
         /// Implied speed above the configured limit; ignored as a spike.
         case outlier
+        /// Came while the run was paused (see `pause()`); ignored.
+        case paused
     }
 
     /// The tracker's answer to one fix.
@@ -36,3 +38,7 @@ extension DistanceTracker {
         public var pace: Double? { speed >= 0.2 ? 1000 / speed : nil }
     }
 }
+
+#if !hasFeature(Embedded)
+extension DistanceTracker.Outcome: Codable {}
+#endif

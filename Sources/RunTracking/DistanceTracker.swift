@@ -1,5 +1,3 @@
-import Foundation
-
 /// Turns GPS fixes into a running distance that GPS noise does not inflate, for every runner:
 /// a steep walk at 0.8 m/s to a fast run at 6.5 m/s, a fix every second or every 15.
 ///
@@ -34,7 +32,7 @@ import Foundation
 ///
 /// Distance between filtered positions is measured in the plane, whose origin follows the
 /// runner (re-centred every 500 m), so it stays within 0.02% of the WGS84 geodesic.
-public struct DistanceTracker: Sendable, Codable, Equatable {
+public struct DistanceTracker: Sendable, Equatable {
     public let configuration: Configuration
     /// Cumulative metres so far.
     public internal(set) var meters: Double = 0
@@ -42,6 +40,8 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
     public internal(set) var speed: Double = 0
     /// True while the runner is standing still.
     public internal(set) var isStill = false
+    /// True between `pause()` and `resume()`: fixes are ignored and nothing is counted.
+    public internal(set) var isPaused = false
 
     /// Seconds per kilometre, or nil while (nearly) standing still.
     public var pace: Double? { speed >= 0.2 ? 1000 / speed : nil }
@@ -127,7 +127,7 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
         let outcome = process(fix)
         // The open chord counts at once, so the scheduler is never a chord behind; the
         // maximum keeps the total from ever going back when a chord is re-measured.
-        let open = isStill ? 0 : openChord
+        let open = isStill || isPaused ? 0 : openChord
         meters = max(meters, committed + open)
         return Reading(time: max(fix.time, lastFixTime), meters: meters, speed: speed, outcome: outcome)
     }
@@ -145,6 +145,7 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
     }
 
     private mutating func process(_ fix: GPSFix) -> Outcome {
+        guard !isPaused else { return .paused }
         // Null Island is where a receiver with no fix puts one (OpenTracks counted thousands of
         // km from such fixes after an idle period).
         guard fix.hasValidCoordinates, fix.time.isFinite, fix.latitude != 0 || fix.longitude != 0 else {
@@ -279,7 +280,8 @@ public struct DistanceTracker: Sendable, Codable, Equatable {
 // wander and the settled mean) still restores: an app updated during a run must carry on, and
 // a fresh tracker would count from 0 m, which the scheduler, never going back, would sit out.
 // What is missing starts from the last accepted fix, as after a restart of the filter.
-extension DistanceTracker {
+#if !hasFeature(Embedded)
+extension DistanceTracker: Codable {
     public init(from decoder: any Decoder) throws {
         let saved = try decoder.container(keyedBy: CodingKeys.self)
         self.init(configuration: try saved.decode(Configuration.self, forKey: .configuration))
@@ -324,10 +326,13 @@ extension DistanceTracker {
         settled = try saved.decodeIfPresent(PlanePoint.self, forKey: .settled) ?? lastAccepted
         // Not in the first two formats: the chord before, for the bend between sparse fixes.
         lastStepChord = try saved.decodeIfPresent(PlanePoint.self, forKey: .lastStepChord) ?? .origin
-        // Not in the first three: the slow means that tell white error from wander. Without
+        // Not in the first three formats, which had no pause.
+        isPaused = try saved.decodeIfPresent(Bool.self, forKey: .isPaused) ?? false
+        // Not in the first four: the slow means that tell white error from wander. Without
         // them the rates learnt so far stand as they were until the means have samples.
         steadyOffset = try saved.decodeIfPresent(Double.self, forKey: .steadyOffset) ?? 0
         steadyOffsetAtDouble = try saved.decodeIfPresent(Double.self, forKey: .steadyOffsetAtDouble) ?? 0
         steadySamples = try saved.decodeIfPresent(Int.self, forKey: .steadySamples) ?? 0
     }
 }
+#endif

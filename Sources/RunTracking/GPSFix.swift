@@ -1,5 +1,5 @@
 /// One position report, as a phone or a GPX file gives it to the distance tracker.
-public struct GPSFix: Hashable, Sendable, Codable {
+public struct GPSFix: Hashable, Sendable {
     /// Seconds on any steady clock (a GPX replay uses seconds since 1970, UTC).
     public var time: Double
     /// Degrees north, WGS84.
@@ -36,3 +36,7 @@ extension GPSFix {
         return speed
     }
 }
+
+#if !hasFeature(Embedded)
+extension GPSFix: Codable {}
+#endif

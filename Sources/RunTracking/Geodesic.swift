@@ -1,5 +1,3 @@
-import Foundation
-
 /// Distances on the WGS84 ellipsoid.
 public enum Geodesic {
     /// WGS84 semi-major axis, metres.

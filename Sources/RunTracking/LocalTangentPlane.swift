@@ -1,10 +1,8 @@
-import Foundation
-
 /// A flat east/north plane in metres around an origin, the frame the tracker's Kalman filter
 /// works in. The map is affine in latitude and longitude, so it inverts exactly; its scale is
 /// right at the origin and drifts by tan(latitude) × (distance / Earth radius) away from it,
 /// which is why the tracker moves the origin along with the runner.
-struct LocalTangentPlane: Sendable, Codable, Equatable {
+struct LocalTangentPlane: Sendable, Equatable {
     var originLatitude: Double
     var originLongitude: Double
     /// Metres per degree northwards and eastwards at the origin.
@@ -37,7 +35,7 @@ struct LocalTangentPlane: Sendable, Codable, Equatable {
 
 /// A point in the plane, metres east and north of its origin. A struct rather than a tuple so
 /// that the tracker's state is `Codable`.
-struct PlanePoint: Sendable, Codable, Equatable {
+struct PlanePoint: Sendable, Equatable {
     var east: Double
     var north: Double
 
@@ -52,3 +50,8 @@ struct PlanePoint: Sendable, Codable, Equatable {
 func planarLength(_ east: Double, _ north: Double) -> Double {
     (east * east + north * north).squareRoot()
 }
+
+#if !hasFeature(Embedded)
+extension LocalTangentPlane: Codable {}
+extension PlanePoint: Codable {}
+#endif

@@ -1,5 +1,5 @@
 /// A running pace, as people write it: `6:00/km`, `5:30/mi`, or `6:00` (per kilometre).
-public struct Pace: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct Pace: Hashable, Sendable, CustomStringConvertible {
     /// Seconds per metre, the unit the arithmetic wants.
     public var secondsPerMeter: Double
 
@@ -8,7 +8,7 @@ public struct Pace: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// Parses `M:SS`, `M:SS/km` or `M:SS/mi` (case-insensitive, spaces ignored).
-    public init(parsing text: String) throws {
+    public init(parsing text: String) throws(RunTrackingError) {
         let compact = text.lowercased().filter { !$0.isWhitespace }
         func fail() -> RunTrackingError {
             RunTrackingError(
@@ -46,3 +46,7 @@ public struct Pace: Hashable, Sendable, Codable, CustomStringConvertible {
         return "\(total / 60):\(seconds < 10 ? "0" : "")\(seconds)/km"
     }
 }
+
+#if !hasFeature(Embedded)
+extension Pace: Codable {}
+#endif

@@ -6,9 +6,9 @@
 /// before: the end of the message playing, and the wake-up. `voicemsg simulate` and the
 /// scheduler's tests run on it; an app does the same with its player's end-of-playback
 /// callback and one timer. It is `Codable`, scheduler included, like the scheduler itself.
-public struct PlaybackReplay: Sendable, Codable, Equatable {
+public struct PlaybackReplay: Sendable, Equatable {
     /// A message that started.
-    public struct Start: Sendable, Codable, Equatable {
+    public struct Start: Sendable, Equatable {
         public var id: String
         public var reason: PlaybackScheduler.PlayReason
         /// When it started, on the events' clock.
@@ -75,3 +75,8 @@ public struct PlaybackReplay: Sendable, Codable, Equatable {
         starts.append(start)
     }
 }
+
+#if !hasFeature(Embedded)
+extension PlaybackReplay: Codable {}
+extension PlaybackReplay.Start: Codable {}
+#endif

@@ -1,6 +1,6 @@
 extension PlaybackScheduler {
     /// A message waiting for its marker.
-    public struct Message: Sendable, Codable, Equatable {
+    public struct Message: Sendable, Equatable {
         /// Unique within a run; `playbackFinished` names it.
         public var id: String
         public var marker: DistanceMarker
@@ -38,7 +38,7 @@ extension PlaybackScheduler {
     }
 
     /// Why a message starts.
-    public enum PlayReason: String, Sendable, Codable {
+    public enum PlayReason: String, Sendable {
         /// It became due (marker minus lead) at this very event.
         case markerReached
         /// It was due earlier but waited: another message was playing, the minimum gap had
@@ -50,7 +50,7 @@ extension PlaybackScheduler {
     }
 
     /// What the scheduler asks the host to do.
-    public enum Action: Sendable, Equatable, Codable {
+    public enum Action: Sendable, Equatable {
         case play(id: String, reason: PlayReason)
     }
 
@@ -71,7 +71,7 @@ extension PlaybackScheduler {
     }
 
     /// Timing rules, with their defaults.
-    public struct Configuration: Sendable, Codable, Equatable {
+    public struct Configuration: Sendable, Equatable {
         /// A message becomes due this many seconds early, at the current pace, so that it can
         /// start as the runner reaches its marker (covering decision and audio start-up
         /// latency). Default 0 s.
@@ -103,7 +103,7 @@ extension PlaybackScheduler {
 
     /// A message with its marker resolved to metres; the queue is sorted by metres, then by
     /// the order in which the messages were given.
-    public struct Entry: Sendable, Codable, Equatable {
+    public struct Entry: Sendable, Equatable {
         public var message: Message
         public var meters: Double
         /// Position in the list given to `init`, the tie-breaker.
@@ -111,7 +111,7 @@ extension PlaybackScheduler {
     }
 
     /// Everything the scheduler knows about the run so far.
-    public struct Progress: Sendable, Codable, Equatable {
+    public struct Progress: Sendable, Equatable {
         /// Index in the queue of the next message to play; all before it have started.
         public var nextIndex = 0
         /// The message playing now.
@@ -144,7 +144,7 @@ extension PlaybackScheduler {
 
     /// The phase with the progress, the form in which the scheduler is saved. Pausing and
     /// ending keep the progress.
-    public enum State: Sendable, Codable, Equatable {
+    public enum State: Sendable, Equatable {
         case running(Progress)
         case paused(Progress)
         /// The run finished or reached its planned distance: everything left is due.
@@ -157,3 +157,13 @@ extension PlaybackScheduler {
         }
     }
 }
+
+#if !hasFeature(Embedded)
+extension PlaybackScheduler.Message: Codable {}
+extension PlaybackScheduler.PlayReason: Codable {}
+extension PlaybackScheduler.Action: Codable {}
+extension PlaybackScheduler.Configuration: Codable {}
+extension PlaybackScheduler.Entry: Codable {}
+extension PlaybackScheduler.Progress: Codable {}
+extension PlaybackScheduler.State: Codable {}
+#endif

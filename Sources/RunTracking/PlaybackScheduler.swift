@@ -1,5 +1,3 @@
-import Foundation
-
 /// Decides which friend's message plays when: a pure state machine, events in, actions out.
 ///
 /// Every answer also says when the scheduler next needs to hear from the host if nothing
@@ -44,7 +42,7 @@ public struct PlaybackScheduler: Sendable, Equatable {
     ///
     /// - Throws: `invalidMarker` when a relative marker has no planned distance, and
     ///   `duplicateMessage` when two messages share an id.
-    public init(messages: [Message], configuration: Configuration = .init()) throws {
+    public init(messages: [Message], configuration: Configuration = .init()) throws(RunTrackingError) {
         var seen = Set<String>()
         var entries: [Entry] = []
         for (order, message) in messages.enumerated() {
@@ -54,7 +52,7 @@ public struct PlaybackScheduler: Sendable, Equatable {
             do {
                 let meters = try message.marker.resolvedMeters(plannedDistance: configuration.plannedDistance)
                 entries.append(Entry(message: message, meters: meters, order: order))
-            } catch let error as RunTrackingError {
+            } catch {
                 throw error.attributed(to: message.id)
             }
         }
@@ -162,7 +160,7 @@ public struct PlaybackScheduler: Sendable, Equatable {
     }
 
     /// Ids of the messages that have started, in order.
-    public var startedIDs: [String] { queue.prefix(progress.nextIndex).map(\.message.id) }
+    public var startedIDs: [String] { queue.prefix(progress.nextIndex).map { $0.message.id } }
 
     /// True when every message has played to the end.
     public var isComplete: Bool { progress.nextIndex == queue.count && progress.playing == nil }
@@ -245,6 +243,7 @@ public struct PlaybackScheduler: Sendable, Equatable {
     }
 }
 
+#if !hasFeature(Embedded)
 // Saved as `configuration`, `queue` and `state`, the running/paused/ended enum with the
 // progress inside, so that what an app saved before the phase was stored apart still loads.
 extension PlaybackScheduler: Codable {
@@ -272,6 +271,7 @@ extension PlaybackScheduler: Codable {
         try container.encode(state, forKey: .state)
     }
 }
+#endif
 
 extension PlaybackScheduler.Progress {
     /// Takes a new distance: never backwards, and a smoothed speed for the lead.

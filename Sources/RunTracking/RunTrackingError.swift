@@ -4,7 +4,7 @@
 /// `invalid distance marker '5xx': expected a distance in m, km or mi, ...`.
 public struct RunTrackingError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What kind of failure this is. Callers branch on the code, never on the message.
-    public enum Code: String, Sendable, Codable {
+    public enum Code: String, Sendable {
         /// A distance marker could not be parsed, or cannot become metres: it is relative and
         /// there is no planned distance, or it lies before the start.
         case invalidMarker
@@ -39,3 +39,7 @@ public struct RunTrackingError: Error, CustomStringConvertible, Sendable, Equata
         return message
     }
 }
+
+#if !hasFeature(Embedded)
+extension RunTrackingError.Code: Codable {}
+#endif

@@ -16,7 +16,7 @@ import RunTracking
                 // Canonical text is rounded as tags store it (".1050%" becomes "0.11%"), so
                 // it must parse, not compare equal.
                 #expect((try? DistanceMarker(parsing: marker.canonical)) != nil, "\(name)")
-            } catch let error as RunTrackingError {
+            } catch {
                 #expect(error.code == .invalidMarker, "\(name)")
                 #expect(!error.description.isEmpty && !error.description.contains("\n") || text.contains("\n"), "\(name)")
             }
@@ -30,7 +30,7 @@ import RunTracking
             do {
                 let pace = try Pace(parsing: text)
                 #expect(pace.secondsPerMeter > 0, "\(name)")
-            } catch let error as RunTrackingError {
+            } catch {
                 #expect(error.code == .invalidPace, "\(name)")
             }
         }

@@ -51,6 +51,29 @@ import Testing
             body: ByteBuffer(bytes: [UInt8](repeating: 7, count: 100)))
     }
 
+    /// The plan page sends the runner's name with the run; friends see it, and a blank name
+    /// is no name. A name is held to the same rules as a title.
+    @Test func theRunnersNameIsKeptAndShownToFriends() async throws {
+        try await app.test(.router) { client in
+            func create(_ body: String) async throws -> TestResponse {
+                try await client.execute(
+                    uri: "/v1/runs", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: body))
+            }
+            let named = try Self.json(
+                CreateRunResponse.self, try await create(#"{"title":"Sunday long run","plannedDistanceMeters":15000,"runnerName":"Sam"}"#))
+            let info = try await client.execute(uri: "/v1/runs/\(named.id)", method: .get, headers: Self.bearer(named.inviteToken))
+            #expect(try Self.json(RunInfoResponse.self, info).runnerName == "Sam")
+
+            let blank = try Self.json(CreateRunResponse.self, try await create(#"{"title":"Run","runnerName":""}"#))
+            let blankInfo = try await client.execute(uri: "/v1/runs/\(blank.id)", method: .get, headers: Self.bearer(blank.ownerToken))
+            #expect(try Self.json(RunInfoResponse.self, blankInfo).runnerName == nil)
+
+            let refused = try await create(#"{"title":"Run","runnerName":"Sam\u0007"}"#)
+            #expect(refused.status == .badRequest)
+            #expect(try Self.reason(refused).contains("runnerName"))
+        }
+    }
+
     @Test func runInfoShowsTheRunPresetsAndLimitsToInviteAndOwner() async throws {
         try await app.test(.router) { client in
             let run = try await createRun(client, planned: 21_097)

@@ -15,6 +15,36 @@ extension Store {
         }
     }
 
+    /// Creates a run as a process that knows only the first schema does: with the columns the
+    /// first migration made, and no other.
+    func createRunAtFirstVersion(plannedDistance: Double? = 10_000) async throws -> RunRecord {
+        let run = RunRecord(
+            id: SecureIdentifier.makeID(), title: "Test run", plannedDistanceMeters: plannedDistance,
+            ownerTokenHash: SecureIdentifier.hash(token: SecureIdentifier.makeToken()),
+            inviteTokenHash: SecureIdentifier.hash(token: SecureIdentifier.makeToken()),
+            createdAt: Date().timeIntervalSince1970)
+        switch schema {
+        case let sqlite as SQLiteBackend:
+            try await sqlite.pool.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO runs (id, title, planned_distance_meters, owner_token_hash, invite_token_hash, created_at)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [run.id, run.title, run.plannedDistanceMeters, run.ownerTokenHash, run.inviteTokenHash, run.createdAt])
+            }
+        case let postgres as PostgresBackend:
+            try await postgres.client.query(
+                """
+                INSERT INTO runs (id, title, planned_distance_meters, owner_token_hash, invite_token_hash, created_at)
+                VALUES (\(run.id), \(run.title), \(run.plannedDistanceMeters), \(run.ownerTokenHash),
+                        \(run.inviteTokenHash), \(run.createdAt))
+                """, logger: testLogger)
+        default: throw TestFailure("unknown backend \(type(of: schema))")
+        }
+        return run
+    }
+
     /// Drops the record of applied migrations, leaving the tables: a database as the server made
     /// it before migrations were recorded.
     func forgetMigrations() async throws {

@@ -6,19 +6,8 @@ import Testing
 
 @testable import VoicemsgServer
 
-/// A folder deleted when the value is released.
-final class TemporaryDirectory: @unchecked Sendable {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "voicemsg-test-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
+/// The scratch folder every test target shares, by its short name in this one.
+typealias TemporaryDirectory = TestSupport.TemporaryDirectory
 
 /// The two store backends every queue and API test runs against. Each such test is written
 /// once, taking the backend, and declared twice: `…OnSQLite()` and `…OnPostgreSQL()`, the

@@ -5,6 +5,7 @@ import Hummingbird
 struct CreateRunRequest: Decodable {
     var title: String
     var plannedDistanceMeters: Double?
+    var runnerName: String?
 }
 
 /// `POST /v1/runs` answer: the only time the tokens are shown.

@@ -22,6 +22,8 @@ struct RunInfoResponse: ResponseEncodable, Decodable {
     var id: String
     var title: String
     var plannedDistanceMeters: Double?
+    /// Whose run it is, when the runner gave a name.
+    var runnerName: String?
     var presets: [Preset]
     var limits: Limits
     /// What the run holds and until when; for the owner only.

@@ -19,7 +19,7 @@ extension VoicemsgAPI {
         let run = try await authorize(context, runID: runID, needsOwner: false)
         let info = RunInfoResponse(
             id: run.id, title: run.title, plannedDistanceMeters: run.plannedDistanceMeters,
-            presets: Self.presets(plannedDistance: run.plannedDistanceMeters),
+            runnerName: run.runnerName, presets: Self.presets(plannedDistance: run.plannedDistanceMeters),
             limits: .init(
                 // `serve` gives the same limit to its pipeline, so it is the one an upload meets.
                 maxSeconds: configuration.maxRecordingSeconds,
@@ -57,7 +57,7 @@ extension VoicemsgAPI {
         do {
             let marker = try DistanceMarker(parsing: text)
             return (marker, try marker.resolvedMeters(plannedDistance: run.plannedDistanceMeters))
-        } catch let error as RunTrackingError {
+        } catch {
             throw HTTPError(.badRequest, message: error.description)
         }
     }

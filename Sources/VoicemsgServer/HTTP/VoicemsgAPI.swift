@@ -61,11 +61,15 @@ public struct VoicemsgAPI: Sendable {
             expected: "expected JSON {\"title\": …, \"plannedDistanceMeters\": …}")
         let title = try Self.checkedText(body.title, name: "title")
         let planned = try body.plannedDistanceMeters.map(RunBounds.checkedPlannedDistance)
+        // A blank name is no name: the plan page sends what the field holds.
+        let runnerName = try body.runnerName.flatMap {
+            $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : try Self.checkedText($0, name: "runnerName")
+        }
         let ownerToken = SecureIdentifier.makeToken()
         let inviteToken = SecureIdentifier.makeToken()
         let run = RunRecord(
             id: SecureIdentifier.makeID(), title: title,
-            plannedDistanceMeters: planned,
+            plannedDistanceMeters: planned, runnerName: runnerName,
             ownerTokenHash: SecureIdentifier.hash(token: ownerToken),
             inviteTokenHash: SecureIdentifier.hash(token: inviteToken),
             createdAt: Date().timeIntervalSince1970)

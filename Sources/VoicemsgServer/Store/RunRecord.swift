@@ -5,18 +5,22 @@ public struct RunRecord: Sendable, Equatable {
     public var id: String
     public var title: String
     public var plannedDistanceMeters: Double?
+    /// The runner's name, as they gave it when planning the run, so that friends see whose
+    /// run they record for.
+    public var runnerName: String?
     public var ownerTokenHash: String
     public var inviteTokenHash: String
     /// Seconds since 1970.
     public var createdAt: Double
 
     public init(
-        id: String, title: String, plannedDistanceMeters: Double?, ownerTokenHash: String,
-        inviteTokenHash: String, createdAt: Double
+        id: String, title: String, plannedDistanceMeters: Double?, runnerName: String? = nil,
+        ownerTokenHash: String, inviteTokenHash: String, createdAt: Double
     ) {
         self.id = id
         self.title = title
         self.plannedDistanceMeters = plannedDistanceMeters
+        self.runnerName = runnerName
         self.ownerTokenHash = ownerTokenHash
         self.inviteTokenHash = inviteTokenHash
         self.createdAt = createdAt

@@ -24,6 +24,7 @@ struct WebAsset: Sendable {
         case "js": "text/javascript; charset=utf-8"
         case "svg": "image/svg+xml"
         case "json": "application/json"
+        case "wasm": "application/wasm"
         default: "application/octet-stream"
         }
     }

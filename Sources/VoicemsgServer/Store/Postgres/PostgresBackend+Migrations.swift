@@ -91,6 +91,10 @@ extension PostgresBackend: SchemaMigrations {
         PostgresMigration(
             version: 4, name: "idempotency fingerprints",
             statements: ["ALTER TABLE messages ADD COLUMN IF NOT EXISTS request_fingerprint TEXT"]),
+        // The runner's name, given when the run is planned.
+        PostgresMigration(
+            version: 5, name: "runner names",
+            statements: ["ALTER TABLE runs ADD COLUMN IF NOT EXISTS runner_name TEXT"]),
     ]
 
     /// Any fixed number serves as the lock's key, as long as nothing else in the database uses it.

@@ -13,10 +13,10 @@ struct PostgresRecordStore: RecordStore {
     func createRun(_ run: RunRecord) async throws {
         try await client.query(
             """
-            INSERT INTO runs (id, title, planned_distance_meters, owner_token_hash, invite_token_hash,
-                              created_at)
-            VALUES (\(run.id), \(run.title), \(run.plannedDistanceMeters), \(run.ownerTokenHash),
-                    \(run.inviteTokenHash), \(run.createdAt))
+            INSERT INTO runs (id, title, planned_distance_meters, runner_name, owner_token_hash,
+                              invite_token_hash, created_at)
+            VALUES (\(run.id), \(run.title), \(run.plannedDistanceMeters), \(run.runnerName),
+                    \(run.ownerTokenHash), \(run.inviteTokenHash), \(run.createdAt))
             """, logger: logger)
     }
 

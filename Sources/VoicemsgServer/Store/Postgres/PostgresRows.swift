@@ -50,6 +50,7 @@ extension RunRecord {
             id: try row["id"].decode(String.self),
             title: try row["title"].decode(String.self),
             plannedDistanceMeters: try row["planned_distance_meters"].decode(Double?.self),
+            runnerName: try row["runner_name"].decode(String?.self),
             ownerTokenHash: try row["owner_token_hash"].decode(String.self),
             inviteTokenHash: try row["invite_token_hash"].decode(String.self),
             createdAt: try row["created_at"].decode(Double.self))

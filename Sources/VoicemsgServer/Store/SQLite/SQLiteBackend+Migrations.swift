@@ -86,6 +86,12 @@ extension SQLiteBackend: SchemaMigrations {
                 try db.execute(sql: "ALTER TABLE messages ADD COLUMN request_fingerprint TEXT")
             }
         }
+        // The runner's name, given when the run is planned.
+        migrator.registerMigration(version5) { db in
+            if !(try db.columns(in: "runs").map(\.name)).contains("runner_name") {
+                try db.execute(sql: "ALTER TABLE runs ADD COLUMN runner_name TEXT")
+            }
+        }
         return migrator
     }()
 
@@ -93,6 +99,7 @@ extension SQLiteBackend: SchemaMigrations {
     static let version2 = "2 index held jobs by lease expiry"
     static let version3 = "3 sender tokens and played state"
     static let version4 = "4 idempotency fingerprints"
+    static let version5 = "5 runner names"
 
     /// Applies the migrations this database has not seen.
     ///

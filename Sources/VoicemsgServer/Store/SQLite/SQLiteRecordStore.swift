@@ -11,12 +11,12 @@ struct SQLiteRecordStore: RecordStore {
         try await database.immediate { db in
             try db.execute(
                 sql: """
-                    INSERT INTO runs (id, title, planned_distance_meters, owner_token_hash,
+                    INSERT INTO runs (id, title, planned_distance_meters, runner_name, owner_token_hash,
                                       invite_token_hash, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    run.id, run.title, run.plannedDistanceMeters, run.ownerTokenHash,
+                    run.id, run.title, run.plannedDistanceMeters, run.runnerName, run.ownerTokenHash,
                     run.inviteTokenHash, run.createdAt,
                 ])
         }

@@ -4,7 +4,7 @@ extension RunRecord {
     init(_ row: Row) {
         self.init(
             id: row["id"], title: row["title"], plannedDistanceMeters: row["planned_distance_meters"],
-            ownerTokenHash: row["owner_token_hash"], inviteTokenHash: row["invite_token_hash"],
+            runnerName: row["runner_name"], ownerTokenHash: row["owner_token_hash"], inviteTokenHash: row["invite_token_hash"],
             createdAt: row["created_at"])
     }
 }

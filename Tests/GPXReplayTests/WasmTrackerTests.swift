@@ -1,0 +1,121 @@
+import Foundation
+import RunTracking
+import Testing
+import TestSupport
+
+/// One tracker, two builds: the runner's page runs RunTracking compiled as Embedded Swift to
+/// WebAssembly (web/run-tracking.wasm), and it must decide exactly as the native build that the
+/// corpus measures. Node, from Debian's nodejs, runs the module through the page's own
+/// web/tracking.js (scripts/wasm-replay.mjs).
+@Suite(.serialized) struct WasmTrackerTests {
+    static let root = PlaybackFixtures.packageRoot
+    static let committedModule = root.appendingPathComponent("web/run-tracking.wasm")
+
+    /// A run as both builds are given it: messages every 500 m and one at the finish, each
+    /// playing 5 s, and the planned distance the truth, as the corpus's own results have them.
+    struct ReplayedRun: Codable {
+        var plannedDistance: Double?
+        var markers: [Double]
+        var durations: [Double]
+        /// [time, latitude, longitude, accuracy or null, speed or null]
+        var fixes: [[Double?]]
+    }
+
+    struct Start: Codable, Equatable {
+        var number: Int
+        var reason: String
+        var time: Double
+        var fix: Int
+        var meters: Double
+    }
+
+    struct Answer: Codable {
+        var meters: [Double]
+        var starts: [Start]
+    }
+
+    static func replayedRun(_ run: CorpusRun) -> ReplayedRun {
+        var markers = Array(stride(from: 500.0, to: run.truth - 50, by: 500))
+        markers.append(run.truth)
+        return ReplayedRun(
+            plannedDistance: run.truth, markers: markers, durations: markers.map { _ in 5 },
+            fixes: run.fixes.map { [$0.time, $0.latitude, $0.longitude, $0.horizontalAccuracy, $0.speed] })
+    }
+
+    /// The native build, driven as scripts/wasm-replay.mjs drives the module.
+    static func nativeAnswer(_ run: ReplayedRun) throws -> Answer {
+        let messages = run.markers.enumerated().map {
+            PlaybackScheduler.Message(id: String($0.offset), marker: .absolute(meters: $0.element))
+        }
+        var replay = PlaybackReplay(
+            scheduler: try PlaybackScheduler(messages: messages, configuration: .init(plannedDistance: run.plannedDistance)),
+            durations: Dictionary(uniqueKeysWithValues: run.durations.enumerated().map { (String($0.offset), $0.element) }))
+        var tracker = DistanceTracker()
+        var answer = Answer(meters: [], starts: [])
+        func record(_ starts: [PlaybackReplay.Start], fix: Int) {
+            answer.starts += starts.map {
+                Start(number: Int($0.id)!, reason: $0.reason.rawValue, time: $0.time, fix: fix, meters: $0.meters)
+            }
+        }
+        var last = -Double.infinity
+        for (index, values) in run.fixes.enumerated() {
+            let fix = GPSFix(time: values[0]!, latitude: values[1]!, longitude: values[2]!, horizontalAccuracy: values[3], speed: values[4])
+            let reading = tracker.update(with: fix)
+            answer.meters.append(reading.meters)
+            last = max(last, fix.time)
+            record(replay.handle(.distanceUpdate(time: reading.time, meters: reading.meters)), fix: index)
+        }
+        record(replay.finish(at: last), fix: run.fixes.count - 1)
+        return answer
+    }
+
+    static func wasmAnswers(_ runs: [ReplayedRun], module: URL) throws -> [Answer] {
+        let scratch = try TemporaryDirectory()
+        let input = scratch.file("runs.json")
+        try JSONEncoder().encode(runs).write(to: URL(fileURLWithPath: input))
+        let output = try ExternalProcess.tool(
+            "node", [root.appendingPathComponent("scripts/wasm-replay.mjs").path, module.path, input], timeout: 600)
+        return try JSONDecoder().decode([Answer].self, from: output.standardOutput)
+    }
+
+    /// Every corpus run, through both builds: the same messages start at the same fixes, for
+    /// the same reasons, and the distances agree to a millionth.
+    @Test func theModuleDecidesAsTheNativeBuildOverTheWholeCorpus() throws {
+        let runs = try TrackerCorpus.variants.map { Self.replayedRun(try CorpusRun($0, samples: TrackerCorpusTests.samples)) }
+        let wasm = try Self.wasmAnswers(runs, module: Self.committedModule)
+        try #require(wasm.count == runs.count)
+        var fixes = 0
+        var starts = 0
+        for (index, (run, module)) in zip(runs, wasm).enumerated() {
+            let native = try Self.nativeAnswer(run)
+            let name = TrackerCorpus.variants[index].description
+            try #require(module.meters.count == native.meters.count, "\(name)")
+            fixes += native.meters.count
+            starts += native.starts.count
+            let worst = zip(module.meters, native.meters).map { abs($0 - $1) / max(1, abs($1)) }.max() ?? 0
+            #expect(worst <= 1e-6, "\(name): distances differ by \(worst) relative")
+            #expect(module.starts.map { [$0.number, $0.fix] } == native.starts.map { [$0.number, $0.fix] }, "\(name)")
+            #expect(module.starts.map(\.reason) == native.starts.map(\.reason), "\(name)")
+            for (a, b) in zip(module.starts, native.starts) {
+                #expect(abs(a.time - b.time) <= 1e-6 * max(1, abs(b.time)), "\(name): message \(b.number) at \(a.time) against \(b.time)")
+                #expect(abs(a.meters - b.meters) <= 1e-6 * max(1, b.meters), "\(name): message \(b.number)")
+            }
+        }
+        // The corpus plays messages at all: a comparison of nothing would hold trivially.
+        #expect(starts >= runs.count * 2)
+        print("wasm and native builds: \(runs.count) runs, \(fixes) fixes, \(starts) message starts compared")
+    }
+
+    /// The committed module is what the sources build: nothing stale ships in the page.
+    @Test func theCommittedModuleIsWhatTheSourcesBuild() throws {
+        let scratch = try TemporaryDirectory()
+        let built = scratch.file("run-tracking.wasm")
+        try ExternalProcess.tool("bash", [Self.root.appendingPathComponent("scripts/build-wasm.sh").path, built], timeout: 600)
+        let fresh = try Data(contentsOf: URL(fileURLWithPath: built))
+        let committed = try Data(contentsOf: Self.committedModule)
+        #expect(fresh == committed, "web/run-tracking.wasm is not what the sources build: run `make wasm` and commit it")
+        // The page's budget: 150 KB once gzipped, as a server sends it.
+        let gzipped = try ExternalProcess.tool("bash", ["-c", "gzip -9c '\(built)' | wc -c"]).text
+        #expect((Int(gzipped.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max) <= 150 * 1024)
+    }
+}
