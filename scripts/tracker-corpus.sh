@@ -1,22 +1,65 @@
 #!/bin/sh
-# The tracker corpus of issue 12, built with -O from the test sources: prints each variant's
-# distance error against its truth (the clean path's length), the message start farthest from
-# its marker along the true path, and the corpus's median and worst error.
-# Usage: scripts/tracker-corpus.sh [text a variant's description must contain]
+# The tracker corpus, built with -O from the test sources: each run's distance error against
+# its truth (the clean path's length) and the message start farthest from its marker along the
+# true path, for the tuning set and the held-out set (see TrackerCorpus.Split), then both
+# sets' figures side by side. Settings are chosen on the tuning set; a change is kept only if
+# the held-out figures do not get worse.
+# Usage: scripts/tracker-corpus.sh [text a run's description must contain]
+# BEFORE=<git revision> also builds the tracker (Sources/RunTracking) as it was at that
+# revision, replays the same runs through it, and prints its figures beside today's.
+# The other switches (VERBOSE, TRACKER, SET, WIDER, ...) are described in
+# scripts/tracker-corpus/main.swift.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 swiftc=$(command -v swiftc 2>/dev/null || echo /opt/swift/usr/bin/swiftc)
 out=${TMPDIR:-/tmp}/voicemsg-tracker-corpus
 work=$(mktemp -d "${TMPDIR:-/tmp}/voicemsg-tracker-corpus.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-# One module, so the `import` lines between the package's modules are dropped from a copy.
-for file in "$root"/Sources/RunTracking/*.swift "$root"/Sources/GPXReplay/*.swift \
-    "$root"/Tests/TestSupport/SeededGenerator.swift "$root"/Tests/GPXReplayTests/CleanPath.swift \
-    "$root"/Tests/GPXReplayTests/Corpus/*.swift "$root"/scripts/tracker-corpus/main.swift; do
-    sed -e '/^import RunTracking$/d' -e '/^import GPXReplay$/d' -e '/^import TestSupport$/d' "$file" > "$work/$(basename "$file")"
-done
 cflags=""
 if [ -d "$root/Sources/CExpat" ]; then cflags="-I $root/Sources/CExpat -lexpat"; fi
-# shellcheck disable=SC2086
-"$swiftc" -O -wmo -enable-experimental-feature Extern -module-name TrackerCorpus $cflags -o "$out" "$work"/*.swift
-"$out" "$root/samples/gpx" "${1:-}"
+
+# build DIRECTORY BINARY: the corpus with the tracker sources in DIRECTORY, as one module, so
+# the `import` lines between the package's modules are dropped from a copy.
+build() {
+    mkdir -p "$work/build"
+    rm -f "$work/build"/*.swift
+    for file in "$1"/*.swift "$root"/Sources/GPXReplay/*.swift \
+        "$root"/Tests/TestSupport/SeededGenerator.swift "$root"/Tests/GPXReplayTests/CleanPath.swift \
+        "$root"/Tests/GPXReplayTests/Corpus/*.swift "$root"/scripts/tracker-corpus/main.swift; do
+        sed -e '/^import RunTracking$/d' -e '/^import GPXReplay$/d' -e '/^import TestSupport$/d' "$file" > "$work/build/$(basename "$file")"
+    done
+    # shellcheck disable=SC2086
+    "$swiftc" -O -wmo -enable-experimental-feature Extern -module-name TrackerCorpus $cflags -o "$2" "$work/build"/*.swift
+}
+
+build "$root/Sources/RunTracking" "$out"
+if [ -z "${BEFORE:-}" ]; then
+    "$out" "$root/samples/gpx" "${1:-}"
+    exit 0
+fi
+
+mkdir -p "$work/before"
+git -C "$root" rev-parse --verify --quiet "$BEFORE^{commit}" > /dev/null || { echo "BEFORE=$BEFORE: no such revision" >&2; exit 1; }
+for file in $(git -C "$root" ls-tree --name-only "$BEFORE" Sources/RunTracking/); do
+    case "$file" in *.swift) git -C "$root" show "$BEFORE:$file" > "$work/before/$(basename "$file")" ;; esac
+done
+build "$work/before" "$out-before"
+SUMMARY="$work/before.tsv" "$out-before" "$root/samples/gpx" "${1:-}" > "$work/before.txt"
+SUMMARY="$work/now.tsv" "$out" "$root/samples/gpx" "${1:-}"
+echo
+echo "== Figures by set: the tracker at $BEFORE, and now (the same runs, in this one run of the script)"
+awk -F '\t' -v before="$BEFORE" '
+    FNR == NR { old[$1 "\t" $2] = $3; next }
+    !($1 in seen) { seen[$1] = 1; sets[++count] = $1 }
+    !($2 in named) { named[$2] = 1; figures[++rows] = $2 }
+    { now[$1 "\t" $2] = $3 }
+    END {
+        line = sprintf("%-44s", "figure")
+        for (s = 1; s <= count; s++) line = line sprintf(" | %-16s %-16s", sets[s] " " before, sets[s] " now")
+        print line
+        for (r = 1; r <= rows; r++) {
+            line = sprintf("%-44s", figures[r])
+            for (s = 1; s <= count; s++) line = line sprintf(" | %-16s %-16s", old[sets[s] "\t" figures[r]], now[sets[s] "\t" figures[r]])
+            print line
+        }
+    }' "$work/before.tsv" "$work/now.tsv"

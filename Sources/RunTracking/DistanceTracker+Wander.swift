@@ -39,30 +39,83 @@ extension DistanceTracker {
             pairStartTime = lastAcceptedTime + seconds
             let denominator = h3 * h4 * (h3 + h4)
             guard denominator > 0 else { return }
-            let sample = (doubleEast * doubleEast + doubleNorth * doubleNorth) * 0.5 / denominator
-            wanderRateAtDouble += 0.1 * (min(sample, 2 * max(wanderRateAtDouble, 0.05)) - wanderRateAtDouble)
+            let sample = min((doubleEast * doubleEast + doubleNorth * doubleNorth) * 0.5 / denominator, 2 * max(wanderRateAtDouble, 0.05))
+            wanderRateAtDouble += 0.1 * (sample - wanderRateAtDouble)
+            steadySamples += 1
+            if steadySamples > Self.unsteadySamples {
+                steadyOffsetAtDouble += steadyWeight(seconds: h4) * (sample * 0.5 * (h3 + h4) - steadyOffsetAtDouble)
+            }
             unwanderingRate = Self.wanderShare * randomWanderRate
         } else {
             // The offset times h₁, so that one division does: |off|² / (2 h₂ (1 + h₂/h₁)) is
             // |h₁ off|² / (2 h₁ h₂ (h₁ + h₂)). 0 seconds (after a restart) teaches nothing.
             let denominator = h1 * h2 * (h1 + h2)
             guard denominator > 0 else { return }
-            let sample = (offEast * offEast + offNorth * offNorth) * 0.5 / denominator
-            wanderRate += 0.1 * (min(sample, 2 * max(wanderRate, 0.05)) - wanderRate)
+            let sample = min((offEast * offEast + offNorth * offNorth) * 0.5 / denominator, 2 * max(wanderRate, 0.05))
+            wanderRate += 0.1 * (sample - wanderRate)
+            if steadySamples > Self.unsteadySamples {
+                steadyOffset += steadyWeight(seconds: h2) * (sample * 0.5 * (h1 + h2) - steadyOffset)
+            }
         }
     }
 
     /// The part of the learnt rate that is the fixes' error wandering, not the runner's own
-    /// bends: a random walk puts a fix off the line through the two before by the same rate
-    /// whatever the spacing, a smooth bend by twice the rate at twice the spacing. So the
+    /// bends nor each fix's own white error: a random walk puts a fix off the line through
+    /// the two before by the same rate whatever the spacing, a smooth bend by twice the rate
+    /// at twice the spacing, and white error by half the rate (it does not grow with the
+    /// seconds between fixes; see `whiteOffset`). With the white part taken out of both, the
     /// rate learnt from every other fix, r₂ = W + 2B, against the rate from every fix,
     /// r₁ = W + B, gives W = 2r₁ − r₂. On the corpus's Gauss–Markov error r₂/r₁ is 0.98 to
     /// 1.18; on the real tracks without added noise, 1.25 to 4: most of what they taught
     /// was bends.
     @inline(__always)
     var randomWanderRate: Double {
-        min(wanderRate, max(0, 2 * wanderRate - wanderRateAtDouble))
+        // Each rate less its white share, as the slow means tell it: shares, not rates, so
+        // that what winsorising takes off the rates does not matter.
+        let white = whiteOffset
+        let everyFix = white > 0 ? wanderRate * (1 - white / steadyOffset) : wanderRate
+        let everyOther = white > 0 ? wanderRateAtDouble * max(0, 1 - white / steadyOffsetAtDouble) : wanderRateAtDouble
+        return max(0, min(everyFix, 2 * everyFix - everyOther))
     }
+
+    /// Each fix's own white error (a receiver's measurement noise, which the filter smooths
+    /// away), as 3σ² m²: what it adds to a sample of the rate from every fix, times the
+    /// seconds between fixes.
+    ///
+    /// White error of σ per axis puts a fix off the line through the two before by 6σ² m²
+    /// per axis whatever the spacing, so it passes for a wander rate of 3σ²/h at a spacing of
+    /// h seconds, and of half that from every other fix. Taken for wander, it shortened every
+    /// full chord by up to 4%: at 1 Hz, σ 1.5 m of white error reads as 6.75 m²/s, where
+    /// σ 4 m wandering over 60 s is 0.53 m²/s. Over a few fixes it cannot be told from
+    /// wander; over minutes it can: the samples times their seconds are 3σ² + W·h from every
+    /// fix and 3σ² + 2W·h from every other, so 3σ² is twice the first less the second (bends
+    /// only lower that, and it is never below 0). Both are means over about 10 minutes of
+    /// fixes (see `steadyWeight`).
+    @inline(__always)
+    var whiteOffset: Double {
+        // Below a tenth of the rate from every fix it is the means' own scatter, not white
+        // error: Gauss–Markov wander alone gives 0 give or take that much.
+        let offset = 2 * steadyOffset - steadyOffsetAtDouble
+        return offset > 0.1 * steadyOffset ? (offset - 0.1 * steadyOffset) / 0.9 : 0
+    }
+
+    /// The weight of a new sample in the slow means of `whiteOffset`: an even mean until
+    /// they span 10 minutes, then exponential over that long. They leave out the first
+    /// `unsteadySamples` samples from every other fix (and the samples from every fix
+    /// between), which each rate's winsorising cuts short while its own mean is still
+    /// rising from 0: with them, σ 1.5 m of white error was read as 10% less than it was.
+    @inline(__always)
+    func steadyWeight(seconds: Double) -> Double {
+        max(seconds * Self.inverseSteadySeconds, 1 / Double(steadySamples - Self.unsteadySamples))
+    }
+
+    /// About the samples a rate's mean (over about 20 fixes) takes to rise from 0.
+    static let unsteadySamples = 20
+
+    /// How long the means of `whiteOffset` look back: 10 minutes. A receiver's white error
+    /// changes with the sky, over many minutes; the means must be long, as a white error is
+    /// told from wander only by a small difference between two large rates.
+    static let inverseSteadySeconds = 1.0 / 600
 
     /// A chord between filtered positions (its square in, its length out) without the
     /// length that wander adds to it.

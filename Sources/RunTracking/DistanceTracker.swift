@@ -99,6 +99,11 @@ public struct DistanceTracker: Sendable, Equatable {
     var previousPairStep = PlanePoint.origin
     var previousPairSeconds = 0.0
     var wanderRateAtDouble = 0.0
+    /// The slow means that tell each fix's white error from wander (see `whiteOffset`), and
+    /// how many samples from every other fix have gone into them.
+    var steadyOffset = 0.0
+    var steadyOffsetAtDouble = 0.0
+    var steadySamples = 0
     /// `wanderShare` × `randomWanderRate`, kept as it is learnt: `unwandered` runs at every fix.
     var unwanderingRate = 0.0
     var learnsAtDouble = false
@@ -323,6 +328,11 @@ extension DistanceTracker: Codable {
         lastStepChord = try saved.decodeIfPresent(PlanePoint.self, forKey: .lastStepChord) ?? .origin
         // Not in the first three formats, which had no pause.
         isPaused = try saved.decodeIfPresent(Bool.self, forKey: .isPaused) ?? false
+        // Not in the first four: the slow means that tell white error from wander. Without
+        // them the rates learnt so far stand as they were until the means have samples.
+        steadyOffset = try saved.decodeIfPresent(Double.self, forKey: .steadyOffset) ?? 0
+        steadyOffsetAtDouble = try saved.decodeIfPresent(Double.self, forKey: .steadyOffsetAtDouble) ?? 0
+        steadySamples = try saved.decodeIfPresent(Int.self, forKey: .steadySamples) ?? 0
     }
 }
 #endif

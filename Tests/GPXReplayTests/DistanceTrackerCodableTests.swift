@@ -78,3 +78,24 @@ struct DistanceTrackerCodableTests {
         #expect(tracker.update(with: GPSFix(time: 0, latitude: 48, longitude: 11)).outcome == .started)
     }
 }
+
+/// A tracker saved by an earlier version, kept as its JSON in samples/tracker: today's tracker
+/// restores it and counts on, within 1% of a tracker that ran the whole track without stopping.
+struct DistanceTrackerSavedStateTests {
+    @Test func aTrackerSavedBy310523aRestoresAndCountsOn() throws {
+        let saved = try Data(contentsOf: PlaybackFixtures.packageRoot.appendingPathComponent("samples/tracker/saved-by-310523a.json"))
+        var restored = try JSONDecoder().decode(DistanceTracker.self, from: saved)
+        let fixes = try GPXReader.read(contentsOfFile: PlaybackFixtures.gpxPath("strava-run-with-pauses.gpx")).fixes()
+        let savedMeters = restored.meters
+        #expect(savedMeters > 5_000)
+        var straight = DistanceTracker()
+        for fix in fixes[..<800] { _ = straight.update(with: fix) }
+        #expect(abs(straight.meters - savedMeters) <= 0.01 * savedMeters, "\(straight.meters) m against \(savedMeters) m saved")
+        for fix in fixes[800...] {
+            let reading = restored.update(with: fix)
+            #expect(reading.meters >= savedMeters && reading.meters.isFinite)
+            _ = straight.update(with: fix)
+        }
+        #expect(abs(restored.meters - straight.meters) <= 0.01 * straight.meters, "\(restored.meters) m against \(straight.meters) m")
+    }
+}

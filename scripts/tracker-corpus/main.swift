@@ -35,11 +35,11 @@ for setting in (environment["TRACKER"] ?? "").split(separator: ",") {
 
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
     return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
-print("== Corpus: tracker against the clean path's length")
-var results: [CorpusResult] = []
+print("== Corpus: tracker against the clean path's length (runs outside a bound; VERBOSE=1 prints all)")
 let ideal = environment["IDEAL"] != nil
 let oracle = environment["ORACLE"] != nil
 let positionOnly = environment["POSITION_ONLY"] != nil
@@ -102,58 +102,120 @@ func oracleChordLateness(_ run: CorpusRun, chord: Double, bound: Double) -> (lat
 }
 var oracleLate = [Double: Int](), oracleMarkers = 0, oracleBestLate = 0
 let speedNoise = Double(environment["SPEED_NOISE"] ?? "1") ?? 1
-let corpus = environment["WIDER"] != nil ? TrackerCorpus.wider : TrackerCorpus.variants
-for var variant in corpus where filter.isEmpty || variant.description.contains(filter) {
-    variant.device.speedSigma = variant.device.speedSigma.map { $0 * speedNoise }
-    if positionOnly { variant.device.speedSigma = nil }
-    let run = try CorpusRun(variant, samples: samples)
-    let result = try CorpusResult(run, tracker: configuration)
-    if ideal, let sigma = variant.device.speedSigma {
-        let (late, markers) = idealDopplerLateness(run, sigma: sigma, bound: result.latenessBound)
-        idealLate += late
-        idealMarkers += markers
-        print(String(format: "ideal speeds %2d of %2d late, tracker %2d  ", late, markers, result.lateStarts) + variant.description)
-    }
-    if oracle, variant.device.speedSigma == nil {
-        var line = "", best = Int.max, markers = 0
-        for chord in [5.0, 10, 20, 40, 80] {
-            let (late, count) = oracleChordLateness(run, chord: chord, bound: result.latenessBound)
-            oracleLate[chord, default: 0] += late
-            markers = count
-            best = min(best, late)
-            line += String(format: " %2.0f m: %2d", chord, late)
+
+/// The trail runs (see `TrackerCorpus.variants`): judged apart from the grid, against bounds
+/// of their own.
+func isTrail(_ variant: CorpusVariant) -> Bool {
+    if case .swayingWithStand = variant.movement { return true }
+    return false
+}
+
+/// Replays one set, printing each run outside a bound (every run with VERBOSE=1).
+func replay(_ variants: [CorpusVariant], set name: String) throws -> [CorpusResult] {
+    var results: [CorpusResult] = []
+    for var variant in variants where filter.isEmpty || variant.description.contains(filter) {
+        variant.device.speedSigma = variant.device.speedSigma.map { $0 * speedNoise }
+        if positionOnly { variant.device.speedSigma = nil }
+        let run = try CorpusRun(variant, samples: samples)
+        let result = try CorpusResult(run, tracker: configuration)
+        if ideal, let sigma = variant.device.speedSigma {
+            let (late, markers) = idealDopplerLateness(run, sigma: sigma, bound: result.latenessBound)
+            idealLate += late
+            idealMarkers += markers
+            print(String(format: "ideal speeds %2d of %2d late, tracker %2d  ", late, markers, result.lateStarts) + variant.description)
         }
-        oracleMarkers += markers
-        oracleBestLate += best
-        print(String(format: "oracle of %2d marks late:", markers) + line + String(format: "; tracker %2d  ", result.lateStarts) + variant.description)
+        if oracle, variant.device.speedSigma == nil {
+            var line = "", best = Int.max, markers = 0
+            for chord in [5.0, 10, 20, 40, 80] {
+                let (late, count) = oracleChordLateness(run, chord: chord, bound: result.latenessBound)
+                oracleLate[chord, default: 0] += late
+                markers = count
+                best = min(best, late)
+                line += String(format: " %2.0f m: %2d", chord, late)
+            }
+            oracleMarkers += markers
+            oracleBestLate += best
+            print(String(format: "oracle of %2d marks late:", markers) + line + String(format: "; tracker %2d  ", result.lateStarts) + variant.description)
+        }
+        results.append(result)
+        // How many of its starts were late along the true path, first: where the misses are.
+        if verbose || abs(result.error) > 0.02 || result.lateStarts > 0 || !result.playedInOrderOnce {
+            print(name + String(format: " %2d of %2d late ", result.lateStarts, result.latenesses.count) + result.description)
+            if printsErrors { print("   " + result.distanceErrors.map { String(format: "%+.0f", $0) }.joined(separator: " ")) }
+        }
     }
-    results.append(result)
-    // How many of its starts were late along the true path, first: where the misses are.
-    if verbose || abs(result.error) > 0.02 || result.lateStarts > 0 || !result.playedInOrderOnce {
-        print(String(format: "%2d of %2d late ", result.lateStarts, result.latenesses.count) + result.description)
-        if printsErrors { print("   " + result.distanceErrors.map { String(format: "%+.0f", $0) }.joined(separator: " ")) }
+    return results
+}
+
+/// A set's figures, one (name, value) a line: the grid's as the tests judge them, then the
+/// trail runs' at 1 Hz and every 5 s against their own bounds (15 m and 25 m).
+func figures(_ results: [CorpusResult]) -> [(String, String)] {
+    var lines: [(String, String)] = []
+    let grid = results.filter { !isTrail($0.variant) }
+    if !grid.isEmpty {
+        let errors = grid.map(\.error), starts = grid.flatMap(\.latenesses)
+        lines += [
+            ("grid: runs", "\(grid.count)"),
+            ("grid: median |distance error|", String(format: "%.2f%%", median(errors.map(abs)) * 100)),
+            ("grid: worst distance error", String(format: "%+.2f%%", errors.farthestFromZero * 100)),
+            ("grid: runs outside 2%", "\(errors.filter { abs($0) > 0.02 }.count)"),
+            ("grid: order or exactly-once broken", "\(grid.filter { !$0.playedInOrderOnce }.count)"),
+            ("grid: starts on time (15 m; 40 m past 5 s)", "\(grid.reduce(0) { $0 + $1.onTimeStarts }) of \(starts.count)"),
+            ("grid: median |start miss|", String(format: "%.1f m", median(starts.map(abs)))),
+            ("grid: worst start miss", String(format: "%+.1f m", starts.farthestFromZero)),
+        ]
+        for (name, holds) in CorpusResult.intervalClasses {
+            let group = grid.filter { holds($0.variant.interval) }
+            guard !group.isEmpty else { continue }
+            lines.append(("grid \(name): on time", "\(group.reduce(0) { $0 + $1.onTimeStarts }) of \(group.flatMap(\.latenesses).count)"))
+        }
     }
+    for (seconds, bound) in [(1.0, 15.0), (5.0, 25.0)] {
+        let trail = results.filter { isTrail($0.variant) && $0.variant.interval.longest == seconds }
+        guard !trail.isEmpty else { continue }
+        let starts = trail.flatMap(\.latenesses)
+        let name = seconds == 1 ? "trail 1 Hz" : "trail every 5 s"
+        lines += [
+            ("\(name): runs", "\(trail.count)"),
+            ("\(name): worst distance error", String(format: "%+.2f%%", trail.map(\.error).farthestFromZero * 100)),
+            ("\(name): runs outside 2%", "\(trail.filter { abs($0.error) > 0.02 }.count)"),
+            ("\(name): starts within \(Int(bound)) m", "\(starts.filter { abs($0) <= bound }.count) of \(starts.count)"),
+            ("\(name): worst start miss", String(format: "%+.1f m", starts.farthestFromZero)),
+        ]
+    }
+    let tracked = results.flatMap(\.trackedLatenesses)
+    if !tracked.isEmpty { lines.append(("scheduler's own part, worst", String(format: "%+.1f m", tracked.farthestFromZero))) }
+    return lines
+}
+
+/// WIDER=1 replays `TrackerCorpus.wider`; SET=tuning or SET=held-out only that set.
+let sets: [(String, [CorpusVariant])] = environment["WIDER"] != nil
+    ? [("wider", TrackerCorpus.wider)]
+    : TrackerCorpus.Split.allCases.filter { split in environment["SET"].map { $0 == split.rawValue } ?? true }
+        .map { ($0.rawValue, TrackerCorpus.variants($0)) }
+var table: [(set: String, figures: [(String, String)])] = []
+for (name, variants) in sets {
+    let results = try replay(variants, set: name)
+    table.append((name, figures(results)))
 }
 if oracleMarkers > 0 {
     let lengths = oracleLate.sorted { $0.key < $1.key }.map { String(format: "%.0f m: %d", $0.key, $0.value) }
     print("oracle chords, marks passed too far off of \(oracleMarkers): " + lengths.joined(separator: ", ") + "; the best length for each variant: \(oracleBestLate)")
 }
 if idealMarkers > 0 { print("ideal speeds: \(idealLate) of \(idealMarkers) 500 m marks passed too far off") }
-if !results.isEmpty {
-    let worst = results.max { abs($0.error) < abs($1.error) }!
-    print(String(format: "%d variants: median |error| %.2f%%, worst %+.2f%% (%@)", results.count, median(results.map { abs($0.error) }) * 100, worst.error * 100, worst.variant.description))
-    let late = results.filter { abs($0.worstLateness) > $0.latenessBound }
-    print("outside ±2%: \(results.filter { abs($0.error) > 0.02 }.count); order or exactly-once broken: \(results.filter { !$0.playedInOrderOnce }.count)")
-    let starts = results.flatMap(\.latenesses)
-    let onTime = results.reduce(0) { $0 + $1.onTimeStarts }
-    print(String(
-        format: "message starts along the true path: %d of %d within 15 m (40 m at 15 s), in %d variants all; median |miss| %.1f m, worst %+.1f m",
-        onTime, starts.count, results.count - late.count, median(starts.map(abs)), starts.farthestFromZero))
-    print(String(format: "by the tracker's own distance: worst %+.1f m", results.flatMap(\.trackedLatenesses).farthestFromZero))
-    for (name, holds) in CorpusResult.intervalClasses {
-        let group = results.filter { holds($0.variant.interval) }
-        if !group.isEmpty { print("  " + CorpusResult.startSummary(name, of: group)) }
-    }
+
+// Side by side, one figure a line; SUMMARY=file also writes them as "set<TAB>figure<TAB>value"
+// lines, which the script sets beside another build's (BEFORE=rev).
+print("\n== Figures by set")
+let names = table.first?.figures.map(\.0) ?? []
+print(([("figure", 44)] + table.map { ($0.set, 16) }).map { $0.0.padding(toLength: $0.1, withPad: " ", startingAt: 0) }.joined(separator: " "))
+for name in names {
+    let values = table.map { set in set.figures.first { $0.0 == name }?.1 ?? "" }
+    print(([(name, 44)] + values.map { ($0, 16) }).map { $0.0.padding(toLength: $0.1, withPad: " ", startingAt: 0) }.joined(separator: " "))
+}
+if let path = environment["SUMMARY"] {
+    let lines = table.flatMap { set in set.figures.map { "\(set.set)\t\($0.0)\t\($0.1)" } }
+    try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
 }
 
 print("\n== Real tracks without added noise: tracker against the point-to-point sum (-4%/+1%)")
@@ -171,6 +233,31 @@ for variant in TrackerCorpus.realTracks where filter.isEmpty || variant.descript
 }
 if !realErrors.isEmpty {
     print(String(format: "%d variants: min %+.2f%%, median %+.2f%%, max %+.2f%%; outside: %d", realErrors.count, realErrors.min()! * 100, median(realErrors) * 100, realErrors.max()! * 100, realErrors.filter { $0 < -0.04 || $0 > 0.01 }.count))
+}
+
+print("\n== Real recordings against the device's own distance (samples/devices; at each whole km the device reached)")
+let devices = (samples as NSString).deletingLastPathComponent + "/devices"
+let recordings = ((try? FileManager.default.contentsOfDirectory(atPath: devices)) ?? []).filter { $0.hasSuffix(".csv") }.sorted()
+if filter.isEmpty && !recordings.isEmpty {
+    print("recording                      device m  tracker m   total  median |miss| at km  worst miss at km")
+    for name in recordings {
+        let lines = try String(contentsOfFile: devices + "/" + name, encoding: .utf8).split(separator: "\n").dropFirst()
+        var tracker = DistanceTracker(configuration: configuration)
+        var misses: [Double] = [], nextMark = 1000.0, device = 0.0
+        for line in lines {
+            let fields = line.split(separator: ",").compactMap { Double($0) }
+            guard fields.count == 4 else { fatalError("\(name): not seconds,latitude,longitude,device_meters: \(line)") }
+            let reading = tracker.update(with: GPSFix(time: fields[0], latitude: fields[1], longitude: fields[2]))
+            device = fields[3]
+            while device >= nextMark {
+                misses.append(reading.meters - device)
+                nextMark += 1000
+            }
+        }
+        print(String(format: "%@ %8.0f  %9.0f  %+5.1f%%  %8.1f m (%d km)  %+8.1f m",
+                     name.padding(toLength: 28, withPad: " ", startingAt: 0), device, tracker.meters, (tracker.meters - device) / device * 100,
+                     median(misses.map(abs)), misses.count, misses.farthestFromZero))
+    }
 }
 
 print("\n== Standing still 10 minutes, σ 5 m, τ 30 s (under 5 m)")

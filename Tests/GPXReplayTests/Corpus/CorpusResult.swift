@@ -42,20 +42,18 @@ struct CorpusResult: Sendable, CustomStringConvertible {
             playedInOrderOnce ? "" : "ORDER/ONCE BROKEN  ", variant.description)
     }
 
-    /// Replays the run through `RunSimulator` with messages every 500 m and one at the
-    /// finish (the planned distance is the truth).
+    /// Replays the run through `RunSimulator` with its markers (every 500 m and the finish;
+    /// the planned distance is the truth).
     init(_ run: CorpusRun, tracker configuration: DistanceTracker.Configuration = .init()) throws {
         variant = run.variant
         truth = run.truth
         pointToPoint = CleanPath.rawSum(of: run.fixes)
-        var markers = stride(from: 500.0, to: truth - 50, by: 500).map { DistanceMarker.absolute(meters: $0) }
-        markers.append(.finish)
-        let messages = markers.enumerated().map {
+        let messages = run.markers.enumerated().map {
             RunSimulator.Message(file: "m\($0.offset)", marker: $0.element, durationSeconds: 5)
         }
         let timeline = try RunSimulator.simulate(
             fixes: run.fixes, messages: messages,
-            configuration: .init(tracker: configuration, scheduler: .init(plannedDistance: truth)))
+            configuration: .init(tracker: configuration, scheduler: .init(plannedDistance: run.plannedDistance)))
         tracked = timeline.distanceMeters
         messageCount = messages.count
         playedInOrderOnce = timeline.plays.map(\.file) == messages.map(\.file) && timeline.unplayed.isEmpty

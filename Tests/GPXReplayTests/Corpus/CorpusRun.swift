@@ -13,6 +13,14 @@ struct CorpusRun: Sendable {
     /// Metres along the clean path from the first fix to the last: what the tracker should say.
     var truth: Double { motion.distance(at: fixes.last!.time) - motion.distance(at: fixes.first!.time) }
 
+    /// The run's planned distance, for the scheduler: the truth.
+    var plannedDistance: Double { truth }
+
+    /// A message every 500 m and one at the finish.
+    var markers: [DistanceMarker] {
+        stride(from: 500.0, to: truth - 50, by: 500).map { DistanceMarker.absolute(meters: $0) } + [.finish]
+    }
+
     /// While the app slept (no fixes) in the stale-fix case, and until three fresh fixes have
     /// come after the stale ones (the tracker needs three that agree to drop the stale one it
     /// bridged to): no message can start on time then.
@@ -33,6 +41,8 @@ struct CorpusRun: Sendable {
         case .walkBreaks(let run, let walk):
             motion = .walkBreaks(run: run, walk: walk, runSeconds: 240, walkSeconds: 60, length: path.length)
         case .trafficLight(let speed): motion = .stops(speed, length: path.length, at: [path.length * 0.4], stopSeconds: 75)
+        case .swayingWithStand(let speed):
+            motion = .swaying(speed, length: path.length, standAt: path.length * 0.4, standSeconds: 300)
         }
         fixes = Self.fixes(variant, path: path, motion: motion)
     }
@@ -53,6 +63,8 @@ struct CorpusRun: Sendable {
         case .switchbacks(let legs):
             let start = try track("strava-run-gap.gpx").points[0]
             return .switchbacks(legs: legs, start: (start.latitude, start.longitude), heading: 300, seed: 11)
+        case .stretch(let file, let meters):
+            return try path(for: .real(file), samples: directory).prefix(meters)
         }
     }
 
@@ -100,8 +112,12 @@ struct CorpusRun: Sendable {
 
             let place = path.locate(motion.distance(at: time))
             var east = position.east, north = position.north
-            if spikes.contains(index) {
-                let angle = Double.random(in: 0..<(2 * .pi), using: &random), jump = Double.random(in: 50...150, using: &random)
+            if let white = variant.noise?.white, white > 0 {
+                east += white * random.gaussian()
+                north += white * random.gaussian()
+            }
+            if spikes.contains(index), let noise = variant.noise {
+                let angle = Double.random(in: 0..<(2 * .pi), using: &random), jump = Double.random(in: noise.spikeMeters, using: &random)
                 east += jump * cos(angle)
                 north += jump * sin(angle)
             }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a runner moves along a path: pieces of constant speed, so the true distance at any
 /// time is known exactly.
 struct Motion: Sendable {
@@ -71,6 +73,29 @@ struct Motion: Sendable {
             from = stop
         }
         pieces.append(Piece(seconds: (length - from) / speed, speed: speed))
+        return Motion(pieces: pieces)
+    }
+
+    /// About `speed`, swaying by `sway` of it (a sine over `period` seconds, in 5 s steps),
+    /// with a stand of `standSeconds` once `standAt` metres are covered.
+    static func swaying(
+        _ speed: Double, sway: Double = 0.1, period: Double = 240, length: Double, standAt: Double, standSeconds: Double
+    ) -> Motion {
+        var pieces: [Piece] = []
+        var covered = 0.0, elapsed = 0.0, stood = false
+        while covered < length {
+            let pace = speed * (1 + sway * sin(2 * .pi * elapsed / period))
+            let goal = stood || covered >= standAt ? length : standAt
+            let seconds = min(5, (goal - covered) / pace)
+            pieces.append(Piece(seconds: seconds, speed: pace))
+            covered += seconds * pace
+            elapsed += seconds
+            if !stood, covered >= standAt - 1e-9 {
+                pieces.append(Piece(seconds: standSeconds, speed: 0))
+                elapsed += standSeconds
+                stood = true
+            }
+        }
         return Motion(pieces: pieces)
     }
 }

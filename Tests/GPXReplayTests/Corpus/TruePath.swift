@@ -27,6 +27,15 @@ struct TruePath: Sendable {
         self.cumulative = cumulative
     }
 
+    /// The path's first `meters`, ending at that place.
+    func prefix(_ meters: Double) -> TruePath {
+        let end = locate(meters)
+        var points: [(latitude: Double, longitude: Double)] = []
+        for index in cumulative.indices where cumulative[index] < meters { points.append((latitudes[index], longitudes[index])) }
+        points.append((end.latitude, end.longitude))
+        return TruePath(name: name, points: points)
+    }
+
     /// The place `meters` along the path, and the unit direction of travel there (east, north).
     func locate(_ meters: Double) -> (latitude: Double, longitude: Double, east: Double, north: Double) {
         let target = min(max(meters, 0), length)
