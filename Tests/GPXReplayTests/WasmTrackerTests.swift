@@ -34,12 +34,28 @@ import TestSupport
         var starts: [Start]
     }
 
-    static func replayedRun(_ run: CorpusRun) -> ReplayedRun {
-        var markers = Array(stride(from: 500.0, to: run.truth - 50, by: 500))
-        markers.append(run.truth)
-        return ReplayedRun(
-            plannedDistance: run.truth, markers: markers, durations: markers.map { _ in 5 },
-            fixes: run.fixes.map { [$0.time, $0.latitude, $0.longitude, $0.horizontalAccuracy, $0.speed] })
+    static func replayedRun(_ run: CorpusRun) throws -> ReplayedRun {
+        let markers = try run.markers.map { try $0.resolvedMeters(plannedDistance: run.plannedDistance) }
+        return replayedRun(run.fixes, markers: markers, plannedDistance: run.plannedDistance)
+    }
+
+    static func replayedRun(_ fixes: [GPSFix], markers: [Double], plannedDistance: Double?) -> ReplayedRun {
+        ReplayedRun(
+            plannedDistance: plannedDistance, markers: markers, durations: markers.map { _ in 5 },
+            fixes: fixes.map { [$0.time, $0.latitude, $0.longitude, $0.horizontalAccuracy, $0.speed] })
+    }
+
+    /// Every run scripts/tracker-corpus.sh replays: the tuning and held-out variants, and the
+    /// real tracks as recorded (a message every kilometre on those), by name.
+    static func corpus() throws -> [(name: String, run: ReplayedRun)] {
+        let samples = TrackerCorpusTests.samples
+        let variants = TrackerCorpus.variants(.tuning) + TrackerCorpus.variants(.heldOut)
+        var runs = try variants.map { ($0.description, try replayedRun(CorpusRun($0, samples: samples))) }
+        for track in TrackerCorpus.realTracks {
+            let fixes = try track.fixes(samples: samples)
+            runs.append((track.description, replayedRun(fixes, markers: [1000, 2000, 3000], plannedDistance: nil)))
+        }
+        return runs
     }
 
     /// The native build, driven as scripts/wasm-replay.mjs drives the module.
@@ -81,14 +97,15 @@ import TestSupport
     /// Every corpus run, through both builds: the same messages start at the same fixes, for
     /// the same reasons, and the distances agree to a millionth.
     @Test func theModuleDecidesAsTheNativeBuildOverTheWholeCorpus() throws {
-        let runs = try TrackerCorpus.variants.map { Self.replayedRun(try CorpusRun($0, samples: TrackerCorpusTests.samples)) }
+        let corpus = try Self.corpus()
+        let runs = corpus.map(\.run)
         let wasm = try Self.wasmAnswers(runs, module: Self.committedModule)
         try #require(wasm.count == runs.count)
         var fixes = 0
         var starts = 0
         for (index, (run, module)) in zip(runs, wasm).enumerated() {
             let native = try Self.nativeAnswer(run)
-            let name = TrackerCorpus.variants[index].description
+            let name = corpus[index].name
             try #require(module.meters.count == native.meters.count, "\(name)")
             fixes += native.meters.count
             starts += native.starts.count
