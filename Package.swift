@@ -156,6 +156,14 @@ let package = Package(
             ],
             path: "Tests/FaultyWorker"
         ),
+        // A stand-in for voicemsg-decode behind the same sandbox that, asked to by the upload,
+        // tries what a taken-over decoder would (open a file, a socket, exec, outlive its
+        // parent); other uploads it hands to the real voicemsg-decode. Built with the tests only.
+        .executableTarget(
+            name: "FaultyDecoder",
+            dependencies: ["DecoderWire", "DecoderSandbox", .target(name: "CSeccomp", condition: .when(platforms: [.linux]))],
+            path: "Tests/FaultyDecoder"
+        ),
         // The process runner and scratch folders every test target uses.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
