@@ -53,7 +53,7 @@ final class DecoderProcess {
         sigemptyset(&none)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setsigmask(&attributes, &none)
-        var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
+        let signalFlags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
 
         // The child gets descriptors 0, 1 and 2 and nothing else: not the server's sockets,
         // event loops, database or spool files, whether or not they were opened close-on-exec
@@ -62,10 +62,10 @@ final class DecoderProcess {
         #if os(Linux)
         let closing = vm_spawn_close_from(&actions, 3)
         guard closing == 0 else { throw Self.error("cannot prepare the decoder's start", Errno(rawValue: closing)) }
+        posix_spawnattr_setflags(&attributes, Int16(signalFlags))
         #else
-        flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+        posix_spawnattr_setflags(&attributes, Int16(signalFlags | Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)))
         #endif
-        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         // No backtrace from the Swift runtime on a crash: it would start a helper process,
         // which the system-call filter forbids, and the crash would read as the sandbox's.
@@ -136,17 +136,21 @@ final class DecoderProcess {
     /// A pipe whose ends this process's other children never get: atomically close-on-exec on
     /// Linux; on macOS marked right after, which POSIX_SPAWN_CLOEXEC_DEFAULT makes safe.
     private static func pipe() throws -> (readEnd: FileDescriptor, writeEnd: FileDescriptor) {
+        #if os(Linux)
         do {
-            #if os(Linux)
             return try FileDescriptor.pipe(options: .closeOnExec)
-            #else
+        } catch let failure {
+            throw error("cannot create a pipe", failure)
+        }
+        #else
+        do {
             let ends = try FileDescriptor.pipe()
             for end in [ends.readEnd, ends.writeEnd] { _ = fcntl(end.rawValue, F_SETFD, FD_CLOEXEC) }
             return ends
-            #endif
         } catch let failure as Errno {
             throw error("cannot create a pipe", failure)
         }
+        #endif
     }
 
     private static func error(_ what: String, _ cause: Errno) -> AudioPipelineError {
