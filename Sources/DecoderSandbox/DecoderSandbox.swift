@@ -12,8 +12,9 @@ import DecoderWire
 /// 1. `enter`, before a byte of the input is read: resource limits, and death with the parent.
 /// 2. `restrictSystemCalls`, once the libraries are loaded and the input is open, before any
 ///    byte of it is parsed: on Linux, a seccomp allow-list (`SystemCallFilter`) that kills the
-///    process (SIGSYS) at any other system call. macOS has no such filter for an unprivileged
-///    process; there the rlimits are the wall (docs/operations.md, "The isolated decoder").
+///    process (SIGSYS) at any other system call. On macOS, whose own (`sandbox_init`) is
+///    deprecated and not used, the rlimits are the wall (docs/operations.md, "The isolated
+///    decoder").
 ///
 /// The tests' FaultyDecoder calls the same two functions, so what it proves holds for the
 /// real child.
