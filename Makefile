@@ -10,11 +10,12 @@ BIN = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)/voicemsg
 RELEASE = -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib)
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE) --show-bin-path)
 
-# libavcodec-extra brings the opencore AMR decoders; chromium records the browser tests' WebM
-# and MP4; time measures the hostile-input tests' peak memory; wasi-libc gives the runner's
-# page's WebAssembly its malloc and math, and nodejs runs that module in the tests.
+# libavcodec-extra brings the opencore AMR decoders; libseccomp-dev the decoder child's system-call
+# filter (Linux only); chromium records the browser tests' WebM and MP4; time measures the
+# hostile-input tests' peak memory; wasi-libc gives the runner's page's WebAssembly its malloc
+# and math, and nodejs runs that module in the tests.
 APT_PACKAGES = pkg-config libsndfile1-dev libopus-dev libsoxr-dev libebur128-dev libexpat1-dev \
-               libavformat-dev libavcodec-dev libavcodec-extra \
+               libavformat-dev libavcodec-dev libavcodec-extra libseccomp-dev \
                ffmpeg opus-tools sox libsox-fmt-mp3 espeak-ng postgresql prometheus \
                chromium chromium-driver time wasi-libc nodejs
 # aac-enc (Debian non-free, the Fraunhofer FDK encoder) makes the format tests' HE-AAC rows;

@@ -41,6 +41,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         // HTTPS for `voicemsg serve --tls-cert/--tls-key`; voicemsg-server only, never the CLI.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // FileDescriptor and Errno for the decoder child's descriptors in AudioPipeline.
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         systemLibrary("CSndfile", pkgConfig: "sndfile", apt: "libsndfile1-dev", brew: "libsndfile"),
@@ -55,12 +57,24 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavcodec-extra"]), .brew(["ffmpeg"])]
         ),
+        // libseccomp, the decoder child's system-call allow-list, and prctl's parent-death
+        // signal: Linux only.
+        .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
+        // posix_spawn's close-from file action, which Swift's Glibc module leaves out: no library.
+        .systemLibrary(name: "CSpawn"),
         // The records voicemsg-decode writes and AudioPipeline reads: pure Swift, no Foundation.
         .target(name: "DecoderWire", dependencies: []),
+        // The walls the decoder child puts up around itself: resource limits, death with its
+        // parent, and (Linux) the system-call allow-list. A module of its own so that the tests'
+        // FaultyDecoder stands behind exactly the same walls as voicemsg-decode.
+        .target(
+            name: "DecoderSandbox",
+            dependencies: ["DecoderWire", .target(name: "CSeccomp", condition: .when(platforms: [.linux]))]
+        ),
         // FFmpeg's demuxers and decoders in a process of their own, for the recordings libsndfile
         // cannot read and for every upload the server takes: a crafted file can crash it and
         // nothing else, and voicemsg never loads FFmpeg's 28 MiB of libraries.
-        .executableTarget(name: "voicemsg-decode", dependencies: ["CFFmpeg", "DecoderWire"]),
+        .executableTarget(name: "voicemsg-decode", dependencies: ["CFFmpeg", "DecoderWire", "DecoderSandbox"]),
         // GPS fixes to distance, markers, paces and the playback scheduler: pure Swift with no
         // dependency at all, so the phone app can link it alone. The same sources build as
         // Embedded Swift for the runner's page (scripts/build-wasm.sh, with Sources/RunTrackingWasm),
@@ -75,7 +89,11 @@ let package = Package(
         // Audio only: decode, condition, trim, normalize, encode, tag.
         .target(
             name: "AudioPipeline",
-            dependencies: ["RunTracking", "DecoderWire", "CSndfile", "COpus", "CSoxr", "CEbur128"]
+            dependencies: [
+                "RunTracking", "DecoderWire", "CSndfile", "COpus", "CSoxr", "CEbur128",
+                .target(name: "CSpawn", condition: .when(platforms: [.linux])),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         // The upload server, store, queue and workers; AudioPipeline stays free of server packages.
         .target(
@@ -143,6 +161,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/FaultyWorker"
+        ),
+        // A stand-in for voicemsg-decode behind the same sandbox that, asked to by the upload,
+        // tries what a taken-over decoder would (open a file, a socket, exec, outlive its
+        // parent); other uploads it hands to the real voicemsg-decode. Built with the tests only.
+        .executableTarget(
+            name: "FaultyDecoder",
+            dependencies: ["DecoderWire", "DecoderSandbox", .target(name: "CSeccomp", condition: .when(platforms: [.linux]))],
+            path: "Tests/FaultyDecoder"
         ),
         // The process runner and scratch folders every test target uses.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

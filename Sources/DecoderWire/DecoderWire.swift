@@ -150,6 +150,35 @@ public enum DecoderWire {
         }
     }
 
+    /// How the parent starts the child: the limits, and the process the child must die with.
+    public struct Launch: Sendable, Equatable {
+        public var limits: Limits
+        /// The spawning process's id. The child asks the kernel to kill it when its parent
+        /// ends, then checks that its parent is still this one: a parent that died in between
+        /// leaves the child with another, and the child stops before it reads a byte.
+        public var parentProcessID: Int32
+
+        public init(limits: Limits, parentProcessID: Int32) {
+            self.limits = limits
+            self.parentProcessID = parentProcessID
+        }
+
+        public var arguments: [String] { limits.arguments + ["--parent", "\(parentProcessID)"] }
+
+        /// Parses what `arguments` wrote; nil for anything else.
+        public init?(arguments: [String]) {
+            guard arguments.count >= 2, arguments[arguments.count - 2] == "--parent",
+                  let parent = Int32(arguments[arguments.count - 1]), parent > 0,
+                  let limits = Limits(arguments: Array(arguments.dropLast(2))) else { return nil }
+            self.init(limits: limits, parentProcessID: parent)
+        }
+    }
+
+    /// The child's exit status when it cannot put up its sandbox (a kernel without seccomp, a
+    /// limit refused) or its parent is already gone: it decodes nothing, and the cause is the
+    /// machine, not the file.
+    public static let sandboxUnavailableStatus: Int32 = 3
+
     static func clean(_ text: String) -> String {
         String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
     }

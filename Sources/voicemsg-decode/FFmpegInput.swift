@@ -35,9 +35,13 @@ final class FFmpegInput {
             seekable
                 ? { opaque, offset, whence in
                     let fd = Int32(Int(bitPattern: opaque) - 1)
+                    // The size from seeks, not fstat: the system-call filter allows lseek on
+                    // the input, and no stat at all.
                     if whence & AVSEEK_SIZE != 0 {
-                        var status = stat()
-                        return fstat(fd, &status) == 0 ? Int64(status.st_size) : -1
+                        let position = lseek(fd, 0, SEEK_CUR)
+                        let size = lseek(fd, 0, SEEK_END)
+                        guard position >= 0, size >= 0, lseek(fd, position, SEEK_SET) == position else { return -1 }
+                        return Int64(size)
                     }
                     return Int64(lseek(fd, off_t(offset), whence & ~AVSEEK_FORCE))
                 }

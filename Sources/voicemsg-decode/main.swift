@@ -3,6 +3,7 @@ import Glibc
 #else
 import Darwin
 #endif
+import DecoderSandbox
 import DecoderWire
 
 // voicemsg-decode: FFmpeg's demuxers and decoders in a process of their own, for the recordings
@@ -10,23 +11,27 @@ import DecoderWire
 // can crash or exhaust this process, and nothing else: the parent sees a closed pipe and an exit
 // status. The input is the open file on stdin; the output is `DecoderWire` records on stdout.
 //
-// Usage: voicemsg-decode --cpu-seconds N --address-space BYTES --maximum-seconds S < INPUT
+// Usage: voicemsg-decode --cpu-seconds N --address-space BYTES --maximum-seconds S --parent PID < INPUT
 
 let output = WireWriter(fd: 1)
-guard let limits = DecoderWire.Limits(arguments: Array(CommandLine.arguments.dropFirst())) else {
-    let usage = "usage: voicemsg-decode --cpu-seconds N --address-space BYTES --maximum-seconds S < INPUT\n"
+guard let launch = DecoderWire.Launch(arguments: Array(CommandLine.arguments.dropFirst())) else {
+    let usage = "usage: voicemsg-decode --cpu-seconds N --address-space BYTES --maximum-seconds S --parent PID < INPUT\n"
     _ = usage.withCString { write(2, $0, strlen($0)) }
     exit(2)
 }
 
-// The limits go on before a byte of the input is read; posix_spawn has no way to set them from
-// the parent. Nothing from FFmpeg may reach stderr.
-ChildSandbox.apply(limits)
+// The limits and the parent's death signal go on before a byte of the input is read;
+// posix_spawn has no way to set them from the parent. Nothing from FFmpeg may reach stderr.
+DecoderSandbox.enter(launch)
 FFmpegLog.silence()
 
 do {
+    let input = try FFmpegInput(fd: 0)
+    // FFmpeg is loaded and the input open; from here on, the system calls of decoding only,
+    // before any byte of the input is parsed.
+    DecoderSandbox.restrictSystemCalls()
     let decoder = try FFmpegDecoder(
-        input: try FFmpegInput(fd: 0), maximumSeconds: limits.maximumSeconds, packetTable: CAFPacketTable(fd: 0),
+        input: input, maximumSeconds: launch.limits.maximumSeconds, packetTable: CAFPacketTable(fd: 0),
         openEndedAudio: OpenEndedAudioChunk.check(fd: 0))
     try decoder.run(output)
     output.send(.done, [])

@@ -1,22 +1,16 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A built executable of this package, next to the test bundle (or at `VOICEMSG_BIN` for
 /// `voicemsg`).
 func builtExecutable(_ name: String) throws -> String {
     if name == "voicemsg", let path = ProcessInfo.processInfo.environment["VOICEMSG_BIN"] { return path }
-    var candidates: [URL] = []
-    candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-    candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-    candidates.append(Bundle.main.bundleURL)
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    candidates.append(root.appendingPathComponent(".build/debug"))
-    for directory in candidates {
-        let path = directory.appendingPathComponent(name).path
-        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    do {
+        return try BuiltProduct.path(name)
+    } catch let failure as ToolFailure {
+        throw TestFailure(failure.description)
     }
-    throw TestFailure("\(name) executable not found; build it (swift build --build-tests)")
 }
 
 struct TestFailure: Error, CustomStringConvertible {

@@ -69,7 +69,7 @@ struct UploadSpooler: Sendable {
         }
         var keep = false
         defer { if !keep { try? FileManager.default.removeItem(at: partial) } }
-        let handle = try FileHandle(forWritingTo: partial)
+        let handle = try FileHandle.closingOnExec(forWritingTo: partial)
         defer { try? handle.close() }
 
         let directory = self.directory

@@ -1,5 +1,7 @@
 import Foundation
+import SystemPackage
 #if canImport(Glibc)
+import CSpawn
 import Glibc
 #else
 import Darwin
@@ -8,31 +10,36 @@ import Darwin
 /// One running `voicemsg-decode`: its pid and the read end of its stdout. The one place that
 /// spawns, signals and reaps it; `deinit` kills and reaps a child still running, so an error
 /// anywhere in the parent never leaves one behind.
+///
+/// Spawning, reading and reaping happen on the caller's thread, without suspending: on Linux the
+/// child's parent-death signal follows the thread that spawned it, which so outlives the child.
+///
+/// Descriptors are swift-system's `FileDescriptor`, errors its `Errno`; posix_spawn, poll and
+/// waitpid, which swift-system does not wrap, take the raw numbers.
 final class DecoderProcess {
     let pid: pid_t
     /// The read end of the child's stdout.
-    let output: Int32
+    let output: FileDescriptor
     private var status: Int32?
     private(set) var wasKilled = false
 
     /// Spawns `executable` with `arguments`, its stdin reading `input` (a descriptor the caller
-    /// keeps and closes), its stdout a new pipe, its stderr /dev/null, and an empty environment
-    /// but for the loader's search path.
-    init(executable: String, arguments: [String], input: Int32) throws {
-        // Pipes are created without close-on-exec and marked right after; a spawn on another
-        // thread in between would hand this pipe to that child, and this one's end of file
-        // would wait for it. Every spawn of this type takes the lock.
-        Self.spawnLock.lock()
-        defer { Self.spawnLock.unlock() }
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else { throw Self.error("cannot create a pipe", errno) }
-        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-
+    /// keeps and closes), its stdout a new pipe, its stderr /dev/null, no other descriptor of this
+    /// process, and an environment that holds only the loader's search path and the runtime's
+    /// backtrace switch.
+    init(executable: String, arguments: [String], input: FileDescriptor) throws {
+        let (readEnd, writeEnd) = try Self.pipe()
+        // This process keeps the read end, and only once the child runs.
+        var started = false
+        defer {
+            try? writeEnd.close()
+            if !started { try? readEnd.close() }
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input, 0)
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, input.rawValue, 0)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd.rawValue, 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
 
         // Default handlers and an empty mask, whatever the parent set: a child whose reader
@@ -46,9 +53,23 @@ final class DecoderProcess {
         sigemptyset(&none)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        let signalFlags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
 
-        let environment = ["LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH"].compactMap { name in
+        // The child gets descriptors 0, 1 and 2 and nothing else: not the server's sockets,
+        // event loops, database or spool files, whether or not they were opened close-on-exec
+        // (NIO's sockets and epoll descriptors are not). Both also keep the pipe's ends, made
+        // on another thread for another child, out of this one.
+        #if os(Linux)
+        let closing = vm_spawn_close_from(&actions, 3)
+        guard closing == 0 else { throw Self.error("cannot prepare the decoder's start", Errno(rawValue: closing)) }
+        posix_spawnattr_setflags(&attributes, Int16(signalFlags))
+        #else
+        posix_spawnattr_setflags(&attributes, Int16(signalFlags | Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)))
+        #endif
+
+        // No backtrace from the Swift runtime on a crash: it would start a helper process,
+        // which the system-call filter forbids, and the crash would read as the sandbox's.
+        let environment = ["SWIFT_BACKTRACE=enable=no"] + ["LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH"].compactMap { name in
             ProcessInfo.processInfo.environment[name].map { "\(name)=\($0)" }
         }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -59,18 +80,15 @@ final class DecoderProcess {
         }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        close(pipeEnds[1])
-        guard spawned == 0 else {
-            close(pipeEnds[0])
-            throw Self.error("cannot start \(executable)", spawned)
-        }
+        guard spawned == 0 else { throw Self.error("cannot start \(executable)", Errno(rawValue: spawned)) }
+        started = true
         self.pid = pid
-        self.output = pipeEnds[0]
+        self.output = readEnd
     }
 
     deinit {
         if status == nil { kill() }
-        close(output)
+        try? output.close()
     }
 
     /// SIGKILL, then reaps.
@@ -97,28 +115,48 @@ final class DecoderProcess {
         while true {
             let now = DispatchTime.now().uptimeNanoseconds
             guard now < deadline else { return nil }
-            var poller = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            var poller = pollfd(fd: output.rawValue, events: Int16(POLLIN), revents: 0)
             let milliseconds = Int32(min(UInt64(Int32.max), (deadline - now) / 1_000_000 + 1))
             let ready = poll(&poller, 1, milliseconds)
             if ready < 0 {
                 if errno == EINTR { continue }
-                throw Self.error("cannot wait for the decoder", errno)
+                throw Self.error("cannot wait for the decoder", Errno(rawValue: errno))
             }
             if ready == 0 { continue }
-            let got = systemRead(output, buffer, count)
-            if got >= 0 { return got }
-            if errno == EINTR || errno == EAGAIN { continue }
-            throw Self.error("cannot read from the decoder", errno)
+            do {
+                return try output.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
+            } catch Errno.resourceTemporarilyUnavailable {
+                continue
+            } catch let failure as Errno {
+                throw Self.error("cannot read from the decoder", failure)
+            }
         }
     }
 
-    private static let spawnLock = NSLock()
+    /// A pipe whose ends this process's other children never get: atomically close-on-exec on
+    /// Linux; on macOS marked right after, which POSIX_SPAWN_CLOEXEC_DEFAULT makes safe.
+    private static func pipe() throws -> (readEnd: FileDescriptor, writeEnd: FileDescriptor) {
+        #if os(Linux)
+        do {
+            return try FileDescriptor.pipe(options: .closeOnExec)
+        } catch let failure {
+            throw error("cannot create a pipe", failure)
+        }
+        #else
+        do {
+            let ends = try FileDescriptor.pipe()
+            for end in [ends.readEnd, ends.writeEnd] { _ = fcntl(end.rawValue, F_SETFD, FD_CLOEXEC) }
+            return ends
+        } catch let failure as Errno {
+            throw error("cannot create a pipe", failure)
+        }
+        #endif
+    }
 
-    private static func error(_ what: String, _ code: Int32) -> AudioPipelineError {
-        AudioPipelineError(.io, "\(what) (\(String(cString: strerror(code))))")
+    private static func error(_ what: String, _ cause: Errno) -> AudioPipelineError {
+        AudioPipelineError(.io, "\(what) (\(cause))")
     }
 }
 
-// `kill` and `read` are also method names here.
+// `kill` is also a method name here.
 private func systemKill(_ pid: pid_t, _ signal: Int32) -> Int32 { kill(pid, signal) }
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }

@@ -13,10 +13,12 @@ enum IsolatedDecoder {
     ) throws -> SourceFormat {
         let executable = try executablePath(isolation)
         let source = try DecoderInput(input)
-        let wireLimits = DecoderWire.Limits(
-            cpuSeconds: isolation.cpuSeconds, addressSpaceBytes: isolation.addressSpaceBytes,
-            maximumSeconds: limits.maximumDurationSeconds)
-        let child = try DecoderProcess(executable: executable, arguments: wireLimits.arguments, input: source.fd)
+        let launch = DecoderWire.Launch(
+            limits: DecoderWire.Limits(
+                cpuSeconds: isolation.cpuSeconds, addressSpaceBytes: isolation.addressSpaceBytes,
+                maximumSeconds: limits.maximumDurationSeconds),
+            parentProcessID: getpid())
+        let child = try DecoderProcess(executable: executable, arguments: launch.arguments, input: source.fd)
         var reader = Reader(child: child, remainingNanoseconds: UInt64(max(0, isolation.wallClockSeconds) * 1e9))
         var session = Session(limits: limits, downmix: downmix, sniffed: sniffed)
         do {
@@ -58,10 +60,23 @@ enum IsolatedDecoder {
                 return AudioPipelineError(
                     .unreadableInput, "decoding used more than \(isolation.cpuSeconds) s of CPU time and was stopped")
             }
+            #if os(Linux)
+            // The system-call filter's end: the decoder tried what decoding never needs (a
+            // file, a socket, a process), so the file took it over or broke it.
+            if signal == SIGSYS {
+                return AudioPipelineError(
+                    .unreadableInput, "the decoder was stopped by its sandbox (a system call outside its allow-list); the file is hostile or broken")
+            }
+            #endif
             let name = signalNames[signal].map { "SIG\($0)" } ?? "signal \(signal)"
             return AudioPipelineError(.unreadableInput, "the decoder crashed on this file (\(name)); it is broken or not a recording")
         }
-        return AudioPipelineError(.unreadableInput, "the decoder stopped with status \((status >> 8) & 0xFF) without decoding the file")
+        let code = (status >> 8) & 0xFF
+        if code == DecoderWire.sandboxUnavailableStatus {
+            // Before a byte of the file was read: this machine's fault, worth another try.
+            return AudioPipelineError(.io, "the decoder could not put up its sandbox (run voicemsg-decode by hand to see why)")
+        }
+        return AudioPipelineError(.unreadableInput, "the decoder stopped with status \(code) without decoding the file")
     }
 
     private static let signalNames: [Int32: String] = [

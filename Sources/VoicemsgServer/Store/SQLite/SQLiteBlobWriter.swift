@@ -8,7 +8,7 @@ enum SQLiteBlobWriter {
     static let pieceBytes = 1 << 20
 
     static func copy(file: URL, length: Int, into db: Database, table: String, column: String, rowID: Int64) throws {
-        let input = try FileHandle(forReadingFrom: file)
+        let input = try FileHandle.closingOnExec(forReadingFrom: file)
         defer { try? input.close() }
         var blob: OpaquePointer?
         let opened = sqlite3_blob_open(db.sqliteConnection, "main", table, column, rowID, 1, &blob)

@@ -5,8 +5,8 @@ import Darwin
 #endif
 import DecoderWire
 
-/// The resource limits the decoder process puts on itself at start-up.
-enum ChildSandbox {
+/// The resource limits the decoder process puts on itself at start-up, on every platform.
+enum ResourceLimits {
     static func apply(_ limits: DecoderWire.Limits) {
         // Past the soft CPU limit the kernel sends SIGXCPU; one second later, SIGKILL.
         set(RLIMIT_CPU, soft: rlim_t(limits.cpuSeconds), hard: rlim_t(limits.cpuSeconds + 1))
@@ -18,12 +18,18 @@ enum ChildSandbox {
         set(RLIMIT_CORE, 0)
         // stdin, stdout, stderr and what the loader opens: a decoder opens nothing else.
         set(RLIMIT_NOFILE, 16)
+        // No new process or thread, where the user is not root (root is exempt): the wall
+        // against fork on macOS, which has no system-call filter for it.
+        set(processCount, 0)
     }
 
     #if canImport(Glibc)
     typealias Resource = __rlimit_resource
+    /// glibc names it only by a macro Swift does not import.
+    static let processCount = __RLIMIT_NPROC
     #else
     typealias Resource = Int32
+    static let processCount = RLIMIT_NPROC
     #endif
 
     private static func set(_ resource: Resource, _ value: rlim_t) {
@@ -38,10 +44,6 @@ enum ChildSandbox {
         let result = setrlimit(resource, &limit)
         #endif
         // A limit that cannot be set is not a sandbox: refuse to decode at all.
-        if result != 0 {
-            let message = "voicemsg-decode: cannot set resource limit \(resource)\n"
-            _ = message.withCString { write(2, $0, strlen($0)) }
-            exit(3)
-        }
+        if result != 0 { DecoderSandbox.refuse("cannot set resource limit \(resource)") }
     }
 }

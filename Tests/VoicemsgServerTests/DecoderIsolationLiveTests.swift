@@ -1,0 +1,399 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+
+@testable import VoicemsgServer
+
+/// The decoder child inside a real `voicemsg serve`, looked at from outside through /proc: it
+/// holds none of the server's descriptors, it dies with the server, a killed server comes back
+/// on its port at once, and its sandbox stops every forbidden action of the FaultyDecoder while
+/// the worker goes on. Linux only: /proc, PR_SET_PDEATHSIG and seccomp are Linux's.
+@Suite(.serialized, .enabled(if: onLinux, "reads /proc; the walls it checks are Linux's"))
+struct DecoderIsolationLiveTests {
+    // MARK: Descriptors
+
+    /// While the child decodes an upload, with clients connected to the server, it holds
+    /// descriptors 0 (the upload, in unlinked shared memory), 1 (its pipe to the server) and 2
+    /// (/dev/null), and nothing else; the server itself holds sockets all along.
+    @Test func theChildHoldsOnlyItsOwnThreeDescriptors() async throws {
+        let server = try await LiveServer.start(["--lease-seconds", "30"], workers: 1)
+        defer { Task { await server.stop() } }
+        let run = try server.createRun()
+        // Five minutes of Opus in WebM: the child decodes for a while, blocked on its pipe while
+        // the worker works through the samples.
+        let webm = server.directory.file("long.webm")
+        try Fixtures.tone(seconds: 300, to: webm)
+
+        let port = try #require(Int32(server.base.split(separator: ":").last ?? ""))
+        let connections = try (0..<4).map { _ in try OpenConnection(port: port) }
+        defer { for connection in connections { connection.close() } }
+
+        let upload = try server.request(
+            "/v1/runs/\(run.id)/messages?marker=5km",
+            ["-X", "POST", "-H", "Authorization: Bearer \(run.inviteToken)", "--data-binary", "@\(webm)"])
+        #expect(upload.status == 202, "\(upload.text)")
+
+        // The child once its sandbox is up (seccomp mode 2): from then on what it holds is
+        // what it keeps.
+        let serverPID = server.process.pid
+        var child: ProcessTable.Entry?
+        _ = try await eventually(within: 60) {
+            child = ProcessTable.children(of: serverPID, named: "voicemsg-decode").first { $0.seccompMode == 2 }
+            return child != nil
+        }
+        let decoder = try #require(child, "no decoder child seen:\n\(server.process.log)")
+        let held = ProcessTable.descriptors(of: decoder.pid)
+        let serverHeld = ProcessTable.descriptors(of: serverPID)
+        print("voicemsg-decode \(decoder.pid) holds: " + held.map { "\($0.fd) -> \($0.target)" }.joined(separator: ", "))
+        print("the server \(serverPID) holds \(serverHeld.count) descriptors, \(serverHeld.filter { $0.target.hasPrefix("socket:") }.count) of them sockets")
+
+        #expect(serverHeld.filter { $0.target.hasPrefix("socket:") }.count >= 5, "the listening socket and the four clients")
+        #expect(held.map(\.fd) == [0, 1, 2], "\(held)")
+        let targets = Dictionary(uniqueKeysWithValues: held.map { ($0.fd, $0.target) })
+        #expect(targets[0]?.hasPrefix("/dev/shm/voicemsg-decode-\(serverPID)-") == true, "the upload: \(targets[0] ?? "")")
+        #expect(targets[1]?.hasPrefix("pipe:") == true)
+        #expect(targets[2] == "/dev/null")
+    }
+
+    // MARK: The sandbox, in the server
+
+    /// Every forbidden action fails its message after one attempt with the sandbox's line, and
+    /// the same worker then decodes a real recording (the FaultyDecoder hands it to the real
+    /// voicemsg-decode).
+    @Test func theSandboxStopsEachForbiddenActionAndTheWorkerGoesOn() async throws {
+        let faulty = try builtExecutable("FaultyDecoder")
+        let server = try await LiveServer.start(workers: 1, environment: ["VOICEMSG_DECODE": faulty])
+        defer { Task { await server.stop() } }
+        let run = try server.createRun()
+        let m4a = server.directory.file("speech.m4a")
+        try Fixtures.speech(to: m4a)
+
+        var uploads: [(fault: String?, id: String)] = []
+        for fault in ["open-file", "socket", "connect", "execve", "write-inherited", "outlive"] {
+            let file = server.directory.file("\(fault).amr")
+            try (Data("#!AMR\nFAULT:\(fault)\n".utf8) + Data(repeating: 0x3C, count: 500)).write(to: URL(fileURLWithPath: file))
+            uploads.append((fault, try Self.upload(file, to: server, run: run)))
+            uploads.append((nil, try Self.upload(m4a, to: server, run: run)))
+        }
+        for (fault, id) in uploads {
+            let message = try await Self.settled(id, on: server, run: run)
+            if let fault {
+                print("\(fault): \(message.status), attempts \(message.attempts): \(message.error ?? "")")
+                #expect(message.status == .failed, "\(fault)")
+                #expect(message.attempts == 1, "\(fault): a hostile file is not tried again")
+                #expect(message.error?.contains("the decoder was stopped by its sandbox") == true, "\(fault): \(message.error ?? "")")
+            } else {
+                #expect(message.status == .ready, "\(message.error ?? "")\n\(server.process.log.suffix(2000))")
+            }
+        }
+        #expect(server.process.isRunning)
+    }
+
+    // MARK: Death with the parent
+
+    /// A decoder that would linger (the FaultyDecoder spinning for 30 s) is gone within 2 s of
+    /// its server's SIGKILL, and a server started at once on the same port binds it.
+    @Test func aLingeringDecoderDiesWithItsServer() async throws {
+        let directory = try TemporaryDirectory()
+        let port = try Fixtures.freePort()
+        let faulty = try builtExecutable("FaultyDecoder")
+        let server = try KillableServer(port: port, directory: directory, index: 0, workers: 1, environment: ["VOICEMSG_DECODE": faulty])
+        _ = try await server.process.waitForPort()
+        let run = try Self.createRun(port: port)
+        let file = directory.file("linger.amr")
+        try (Data("#!AMR\nFAULT:linger\n".utf8) + Data(repeating: 0x3C, count: 500)).write(to: URL(fileURLWithPath: file))
+        _ = try Self.upload(file, port: port, run: run)
+
+        var children: [ProcessTable.Entry] = []
+        _ = try await eventually(within: 60) {
+            children = ProcessTable.children(of: server.process.pid, named: "FaultyDecoder").filter { $0.seccompMode == 2 }
+            return !children.isEmpty
+        }
+        try #require(!children.isEmpty, "the lingering decoder never started:\n\(server.process.log)")
+        server.process.send(SIGKILL)
+        _ = try await server.process.waitForExit(seconds: 10)
+        let gone = try await eventually(within: 2) { children.allSatisfy { ProcessTable.hasEnded($0.pid) } }
+        #expect(gone, "still running 2 s after the server's SIGKILL: \(children.map(\.pid))")
+
+        let restarted = try KillableServer(port: port, directory: directory, index: 1, workers: 0)
+        defer { Task { await restarted.process.stop() } }
+        let bound = try? await restarted.process.waitForPort()
+        #expect(bound == Int(port), "the restarted server did not bind \(port):\n\(restarted.process.log)")
+        for child in children where !ProcessTable.hasEnded(child.pid) { kill(child.pid, SIGKILL) }
+    }
+
+    // MARK: Kill and restart under load
+
+    /// The server is SIGKILLed 10 times while 4 clients upload M4A and WebM recordings, each time
+    /// while a decoder child is at work. Every restart binds the port at once; no decoder of a
+    /// killed server is left 2 s after its SIGKILL; every 202 ends ready, completed once; the
+    /// database passes its integrity check.
+    @Test func killedAndRestartedTenTimesUnderUploads() async throws {
+        let directory = try TemporaryDirectory()
+        let port = try Fixtures.freePort()
+        let m4a = directory.file("speech.m4a")
+        let webm = directory.file("speech.webm")
+        try Fixtures.speech(to: m4a)
+        try Fixtures.speech(to: webm)
+
+        var servers = [try KillableServer(port: port, directory: directory, index: 0, workers: 2)]
+        _ = try await servers[0].process.waitForPort()
+        let run = try Self.createRun(port: port)
+        let load = UploadLoad(port: port, run: run, files: [m4a, webm], clients: 4)
+        load.start()
+
+        var lingering: [Int32] = []
+        var decodersKilled = 0
+        var cleanRestarts = 0
+        let started = Date()
+        for round in 1...10 {
+            let current = servers[round - 1]
+            // Killed while a decoder child of this server is at work.
+            var busy: [ProcessTable.Entry] = []
+            _ = try await eventually(within: 30) {
+                busy = ProcessTable.children(of: current.process.pid, named: "voicemsg-decode")
+                return !busy.isEmpty
+            }
+            current.process.send(SIGKILL)
+            _ = try await current.process.waitForExit(seconds: 10)
+            let killedAt = Date()
+            // Started again at once, on the same port.
+            let next = try KillableServer(port: port, directory: directory, index: round, workers: 2)
+            servers.append(next)
+
+            // Every decoder this server started: the ones seen, and any other whose input is
+            // this server's shared memory.
+            let ofThisServer = Set(busy.map(\.pid)).union(
+                ProcessTable.processes(named: "voicemsg-decode").filter { entry in
+                    ProcessTable.descriptors(of: entry.pid).first { $0.fd == 0 }?.target
+                        .hasPrefix("/dev/shm/voicemsg-decode-\(current.process.pid)-") == true
+                }.map(\.pid))
+            decodersKilled += ofThisServer.count
+            let gone = try await eventually(within: max(0, 2 - Date().timeIntervalSince(killedAt))) {
+                ofThisServer.allSatisfy(ProcessTable.hasEnded)
+            }
+            if !gone { lingering += ofThisServer.filter { !ProcessTable.hasEnded($0) } }
+
+            let bound = try? await next.process.waitForPort(seconds: 60)
+            if bound == Int(port) { cleanRestarts += 1 }
+            #expect(bound == Int(port), "restart \(round) did not bind \(port):\n\(next.process.log)")
+        }
+        let (accepted, cut) = load.stop()
+        let uploadSeconds = Date().timeIntervalSince(started)
+
+        // The last server finishes everything, the jobs of the killed ones once their leases end.
+        let last = servers.last!
+        var statuses: [String: MessageStatus] = [:]
+        _ = try await eventually(within: 120) {
+            for id in accepted where statuses[id] != .ready && statuses[id] != .failed {
+                statuses[id] = try? Self.status(id, port: port, run: run).status
+            }
+            return statuses.count == accepted.count && statuses.values.allSatisfy { $0 == .ready || $0 == .failed }
+        }
+        last.process.send(SIGTERM)
+        _ = try await last.process.waitForExit(seconds: 30)
+        for server in servers { await server.process.stop() }
+
+        var completions: [String: Int] = [:]
+        for server in servers {
+            for line in server.process.log.split(separator: "\n") where line.contains("] completed") {
+                guard let range = line.range(of: "message=") else { continue }
+                let id = line[range.upperBound...].prefix { !$0.isWhitespace }
+                completions[String(id), default: 0] += 1
+            }
+        }
+        let database = try DatabaseQueue(path: directory.file("data/voicemsg.sqlite"))
+        let integrity = try await database.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }
+        let ready = accepted.filter { statuses[$0] == .ready }
+        let twice = accepted.filter { (completions[$0] ?? 0) > 1 }
+        print("""
+            killed and restarted: 10 SIGKILLs in \(Int(uploadSeconds)) s under 4 clients; restarts that bound at once \
+            \(cleanRestarts)/10; decoders killed with their server \(decodersKilled), left 2 s after \(lingering.count); \
+            202s \(accepted.count), cut off \(cut); ready \(ready.count), completed twice \(twice.count); \
+            integrity_check \(integrity)
+            """)
+        #expect(cleanRestarts == 10)
+        #expect(lingering.isEmpty, "decoders outlived their server: \(lingering)")
+        #expect(decodersKilled >= 10, "each kill caught a decoder at work")
+        #expect(accepted.count >= 20, "the clients kept uploading: \(accepted.count) 202s")
+        #expect(ready.count == accepted.count, "not ready: \(accepted.filter { statuses[$0] != .ready }.map { "\($0): \(statuses[$0].map { "\($0)" } ?? "unknown")" })")
+        #expect(twice.isEmpty, "completed more than once: \(twice)")
+        #expect(accepted.allSatisfy { completions[$0] == 1 }, "every ready message's completion is logged once")
+        #expect(integrity == ["ok"])
+    }
+
+    // MARK: Helpers
+
+    static func upload(_ file: String, to server: LiveServer, run: CreateRunResponse) throws -> String {
+        let answer = try server.request(
+            "/v1/runs/\(run.id)/messages?marker=5km",
+            ["-X", "POST", "-H", "Authorization: Bearer \(run.inviteToken)", "--data-binary", "@\(file)"])
+        guard answer.status == 202 else { throw TestFailure("upload of \(file): \(answer.status) \(answer.text)") }
+        return try JSONDecoder().decode(UploadResponse.self, from: answer.body).id
+    }
+
+    static func settled(_ id: String, on server: LiveServer, run: CreateRunResponse) async throws -> MessageResponse {
+        var message: MessageResponse?
+        _ = try await eventually(within: 120) {
+            let answer = try server.request("/v1/messages/\(id)", ["-H", "Authorization: Bearer \(run.ownerToken)"])
+            message = try? JSONDecoder().decode(MessageResponse.self, from: answer.body)
+            return message?.status == .ready || message?.status == .failed
+        }
+        return try #require(message)
+    }
+
+    static func createRun(port: Int32) throws -> CreateRunResponse {
+        let body = try curl(["-X", "POST", "-H", "Content-Type: application/json",
+                             "--data", #"{"title":"Walls","plannedDistanceMeters":10000}"#, "http://127.0.0.1:\(port)/v1/runs"])
+        return try JSONDecoder().decode(CreateRunResponse.self, from: body)
+    }
+
+    static func upload(_ file: String, port: Int32, run: CreateRunResponse) throws -> String {
+        let body = try curl(["-X", "POST", "-H", "Authorization: Bearer \(run.inviteToken)", "--data-binary", "@\(file)",
+                             "http://127.0.0.1:\(port)/v1/runs/\(run.id)/messages?marker=5km"])
+        return try JSONDecoder().decode(UploadResponse.self, from: body).id
+    }
+
+    static func status(_ id: String, port: Int32, run: CreateRunResponse) throws -> MessageResponse {
+        let body = try curl(["-H", "Authorization: Bearer \(run.ownerToken)", "http://127.0.0.1:\(port)/v1/messages/\(id)"])
+        return try JSONDecoder().decode(MessageResponse.self, from: body)
+    }
+
+    /// curl's response body; throws unless the request succeeds.
+    static func curl(_ arguments: [String]) throws -> Data {
+        let outcome = try ExternalProcess.tool(
+            "curl", ["--silent", "--show-error", "--fail", "--max-time", "30"] + arguments, check: false, timeout: 60)
+        guard outcome.status == 0 else { throw TestFailure("curl \(arguments) failed: \(outcome.standardError)") }
+        return outcome.standardOutput
+    }
+}
+
+/// A `voicemsg serve` on a fixed port and data folder, to be killed and started again there.
+struct KillableServer {
+    let process: ChildProcess
+
+    init(port: Int32, directory: TemporaryDirectory, index: Int, workers: Int, environment: [String: String] = [:]) throws {
+        process = try ChildProcess(
+            executable: "voicemsg-server",
+            arguments: ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir", directory.file("data"),
+                        "--workers", "\(workers)", "--poll-seconds", "0.2", "--lease-seconds", "10",
+                        "--uploads-per-minute-per-token", "100000", "--log-level", "info"],
+            environment: environment, logPath: directory.file("server-\(index).log"))
+    }
+}
+
+/// Clients uploading in a loop, each on a thread of its own (curl blocks), until stopped: the
+/// ids of the 202s, and how many uploads were cut off by a kill.
+final class UploadLoad: @unchecked Sendable {
+    private let port: Int32
+    private let run: CreateRunResponse
+    private let files: [String]
+    private let clients: Int
+    private let state = Locked((stopped: false, accepted: [String](), cut: 0, running: 0))
+
+    init(port: Int32, run: CreateRunResponse, files: [String], clients: Int) {
+        self.port = port
+        self.run = run
+        self.files = files
+        self.clients = clients
+    }
+
+    func start() {
+        for client in 0..<clients {
+            state.withLock { $0.running += 1 }
+            Thread.detachNewThread { [self] in
+                var index = client
+                while !state.withLock({ $0.stopped }) {
+                    let file = files[index % files.count]
+                    index += 1
+                    if let id = try? DecoderIsolationLiveTests.upload(file, port: port, run: run) {
+                        state.withLock { $0.accepted.append(id) }
+                    } else {
+                        state.withLock { $0.cut += 1 }
+                        Thread.sleep(forTimeInterval: 0.1)
+                    }
+                }
+                state.withLock { $0.running -= 1 }
+            }
+        }
+    }
+
+    /// Stops the clients and waits for their last upload to end.
+    func stop() -> (accepted: [String], cut: Int) {
+        state.withLock { $0.stopped = true }
+        while state.withLock({ $0.running }) > 0 { Thread.sleep(forTimeInterval: 0.05) }
+        return state.withLock { ($0.accepted, $0.cut) }
+    }
+}
+
+/// An idle TCP connection to the server, held open by the test.
+struct OpenConnection {
+    let fd: Int32
+
+    init(port: Int32) throws {
+        #if canImport(Glibc)
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port)).bigEndian
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard fd >= 0, connected == 0 else { throw TestFailure("cannot connect to port \(port)") }
+    }
+
+    func close() { _ = systemClose(fd) }
+}
+
+private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
+
+/// The recordings and ports these tests make.
+enum Fixtures {
+    /// Four seconds of speech (espeak-ng), encoded by ffmpeg as the file's extension says: AAC in
+    /// M4A as a phone records, Opus in WebM as a browser does.
+    static func speech(to path: String) throws {
+        let wav = path + ".wav"
+        defer { try? FileManager.default.removeItem(atPath: wav) }
+        try ExternalProcess.tool("espeak-ng", ["-w", wav, "Halfway there, keep going, we are all so proud of you"])
+        let codec = path.hasSuffix(".webm") ? ["-c:a", "libopus", "-ar", "48000"] : ["-c:a", "aac", "-ar", "44100"]
+        try ExternalProcess.tool("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", wav] + codec + [path])
+    }
+
+    /// A 300 Hz tone of `seconds`, Opus in WebM.
+    static func tone(seconds: Int, to path: String) throws {
+        try ExternalProcess.tool("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=300:sample_rate=48000",
+                                            "-t", "\(seconds)", "-c:a", "libopus", "-f", "webm", path])
+    }
+
+    /// A loopback port nothing listens on now.
+    static func freePort() throws -> Int32 {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        defer { _ = systemClose(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw TestFailure("cannot find a free port") }
+        return Int32(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+#if os(Linux)
+private let onLinux = true
+#else
+private let onLinux = false
+#endif
