@@ -428,7 +428,7 @@ async function resumeAfterReload() {
     return;
   }
   takeWakeLock();
-  if (state.pausedAt === null) watchPosition();
+  if (state.pausedAt === null && !session.finishedAt) watchPosition();
   // The browser needs a new tap before it plays sound; the distance counts on meanwhile.
   show($("continue"));
   $("continue-button").focus();
@@ -461,8 +461,10 @@ function eventTime(time) {
   return state.lastEventTime;
 }
 
-/** Keeps what the page shows that the tracker does not know: the time spent paused. */
+/** Keeps what the page shows that the tracker does not know: the time spent paused, and the
+ * latest time so far (a replayed log leaves it where the run was). */
 function noteEvent(event) {
+  state.lastEventTime = Math.max(state.lastEventTime, event[0] === "ended" ? event[2] : event[1]);
   if (event[0] === "pause") state.pausedAt = event[1];
   if (event[0] === "resume" && state.pausedAt !== null) {
     state.pausedSeconds += event[1] - state.pausedAt;
