@@ -3,7 +3,7 @@
 ///
 /// The file, in order: the EBML header (DocType `webm`, version 4 for `CodecDelay`,
 /// `SeekPreRoll` and `DiscardPadding`, readable as version 2, since a player that knows none
-/// of them still plays the blocks), then one Segment holding a SeekHead, Info (1 ms
+/// of them still plays the blocks), then one Segment holding a SeekHead, Info (0.5 ms
 /// timestamps, the duration, "voicemsg" as muxing and writing app, the `TITLE` tag as the
 /// segment title), Tracks, Tags, Cues and the Clusters. Cues come before the Clusters, so a
 /// player reading from the start has the index without a second request for the file's end;
@@ -20,6 +20,11 @@
 /// last granule position, so ffmpeg decodes exactly `validSampleCount` samples. Nanoseconds
 /// are rounded to the nearest; a reader that rounds back gets the same sample counts.
 ///
+/// Timestamps tick every 0.5 ms (24 samples), not the usual 1 ms: every Opus frame length is
+/// a multiple of 2.5 ms and libopus's pre-skip of 312 samples is 6.5 ms, so both land on
+/// ticks. Demuxers that place the first sample at minus `CodecDelay` in ticks (ffmpeg's, and
+/// Chromium's through it) otherwise round 6.5 ms to 7 and drop 24 samples of the message.
+///
 /// `DiscardPadding` trims one block only. When the end falls before the last packet, as in
 /// Ogg files whose final page trims more than one packet, the packets that start after the
 /// end are left out: they hold no sample of the message, and no earlier packet's output
@@ -29,8 +34,8 @@
 /// server relies on when it rewraps a message on each request under one ETag.
 public struct WebMOpusWriter: Sendable {
     /// Start a new cluster once the current one spans this many 48 kHz samples. Default
-    /// 240 000 (5 s), the longest the WebM guidelines advise; at most 30 s is used, since a
-    /// block's timestamp is a 16-bit count of milliseconds from its cluster's.
+    /// 240 000 (5 s), the longest the WebM guidelines advise; at most 16 s is used, since a
+    /// block's timestamp is a signed 16-bit count of ticks from its cluster's.
     public var clusterDuration: Int
 
     public init(clusterDuration: Int = 5 * OpusStream.sampleRate) {
@@ -42,8 +47,8 @@ public struct WebMOpusWriter: Sendable {
         try WebMOpusWriter().write(stream)
     }
 
-    /// Nanoseconds per tick of block and cluster timestamps: 1 ms, which 20 ms packets land on.
-    static let timestampScale: Int64 = 1_000_000
+    /// Nanoseconds per tick of block and cluster timestamps: 0.5 ms, see above.
+    static let timestampScale: Int64 = 500_000
     static let seekPreRoll: UInt64 = 80_000_000
     static let trackNumber: UInt8 = 1
 
@@ -146,9 +151,9 @@ public struct WebMOpusWriter: Sendable {
     }
 
     /// The packets that start before `end`, in clusters of at most `clusterDuration` samples,
-    /// each with its timestamp in milliseconds.
+    /// each with its timestamp in ticks.
     private func clusters(_ packets: [[UInt8]], sampleCounts: [Int], end: Int64) -> [(timestamp: Int64, element: EBMLElement)] {
-        let span = Int64(min(max(clusterDuration, 1), 30 * OpusStream.sampleRate))
+        let span = Int64(min(max(clusterDuration, 1), 16 * OpusStream.sampleRate))
         var clusters: [(timestamp: Int64, element: EBMLElement)] = []
         var blocks: [EBMLElement] = []
         var clusterTimestamp: Int64 = 0
