@@ -25,7 +25,8 @@ struct IndependentWebMParser {
         var string: String { String(decoding: body.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
-    /// A Block or SimpleBlock body, split (RFC 9559 §10.1 and §10.2).
+    /// A Block or SimpleBlock body, split as RFC 9559's "Block Structure" and "SimpleBlock
+    /// Structure" lay it out.
     struct Block {
         var track: UInt64
         var relativeTimestamp: Int16

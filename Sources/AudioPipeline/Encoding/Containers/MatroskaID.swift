@@ -1,5 +1,5 @@
-/// The element IDs the WebM writer uses, from the EBML header (RFC 8794 §11.2) and Matroska
-/// (RFC 9559 §5.1), named as those documents name them.
+/// The element IDs the WebM writer uses, from the EBML header (RFC 8794) and Matroska
+/// (RFC 9559), named as those documents name them.
 enum MatroskaID {
     // EBML header
     static let ebml: UInt32 = 0x1A45_DFA3

@@ -1,5 +1,5 @@
 extension OpusTags {
-    /// The `Tags` element (RFC 9559 §5.1.8): one `Tag` with empty `Targets`, which makes it
+    /// The `Tags` element (RFC 9559): one `Tag` with empty `Targets`, which makes it
     /// apply to the whole file (target type 50, the default), and a `SimpleTag` per comment in
     /// order, `TagName` the key (upper-case, as Matroska's own tag names are) and `TagString`
     /// the value. ffprobe lists them as the file's tags. nil when there is no comment.
@@ -13,7 +13,7 @@ extension OpusTags {
             guard !entry.key.isEmpty else {
                 throw AudioPipelineError(.invalidContainer, "a tag has no name, which a Matroska SimpleTag needs")
             }
-            // EBML strings may be padded with NULs (RFC 8794 §7.4), so a NUL would end the text.
+            // EBML strings may be padded with NULs (RFC 8794), so a NUL would end the text.
             guard !entry.key.utf8.contains(0), !entry.value.utf8.contains(0) else {
                 throw AudioPipelineError(.invalidContainer, "tag '\(entry.key)' contains a NUL character, which a Matroska string cannot hold")
             }

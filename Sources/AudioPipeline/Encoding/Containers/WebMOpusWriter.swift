@@ -71,7 +71,7 @@ public struct WebMOpusWriter: Sendable {
         let clusters = self.clusters(stream.packets, sampleCounts: sampleCounts, end: end)
 
         var info: [EBMLElement] = [EBMLElement(MatroskaID.timestampScale, unsigned: UInt64(Self.timestampScale))]
-        // Duration must be positive when present (RFC 9559 §5.1.2.4).
+        // Duration must be positive when present (RFC 9559).
         if stream.validSampleCount > 0 {
             info.append(EBMLElement(MatroskaID.duration, float: Double(stream.validSampleCount) / Double(OpusStream.sampleRate) * 1e9 / Double(Self.timestampScale)))
         }
@@ -189,8 +189,8 @@ public struct WebMOpusWriter: Sendable {
         return clusters
     }
 
-    /// A block's body (RFC 9559 §10.1): the track number as a variable-length integer, the
-    /// timestamp relative to the cluster's, the flags, then the unlaced frame.
+    /// A block's body (RFC 9559, "Block Structure"): the track number as a variable-length
+    /// integer, the timestamp relative to the cluster's, the flags, then the unlaced frame.
     private static func block(_ packet: [UInt8], relativeTimestamp: Int16, flags: UInt8) -> [UInt8] {
         var body: [UInt8] = [0x80 | trackNumber]
         body.reserveCapacity(4 + packet.count)
