@@ -7,7 +7,7 @@ Usage:
 
 The speech is real: the recorded prompts of Debian's asterisk-core-sounds-{en,fr,it,ru}-g722
 packages (16 kHz G.722; four voices, three women and a man, in four languages; CC-BY-SA-3.0,
-Russian CC-BY-3.0; see samples/README.md). Three prompts of each voice are mixed with babble,
+Russian CC-BY-3.0; see THIRD_PARTY_NOTICES.md). Three prompts of each voice are mixed with babble,
 pink noise and brown noise at 0, 5, 10 and 15 dB SNR, one second of the noise before the speech
 and one after, as a message recorded in a café or on a street. Babble is four other voices
 talking at once (Spanish, French, Italian, Russian or English prompts, never the target's
@@ -25,6 +25,7 @@ never shipped), STOI (`pystoi`, MIT) and SI-SDR. Runs on all cores; BENCH_DENOIS
 one prompt per voice.
 """
 
+import functools
 import json
 import math
 import os
@@ -57,6 +58,7 @@ SPEECH_LEVEL = -26.0  # dBFS, the clean speech's active level in every message
 LEAD = 1.0  # seconds of noise before and after the speech
 
 
+@functools.lru_cache(maxsize=None)
 def prompt(voice, name):
     """A prompt as float64 at 48 kHz (ffmpeg decodes the raw G.722)."""
     path = os.path.join(SOUNDS, voice, name + ".g722")
@@ -130,7 +132,8 @@ def evaluate(job):
     from pesq import pesq
     from pystoi import stoi
 
-    voicemsg, folder, name, noisy, clean = job
+    voicemsg, folder, name, (target, speech_name, kind, snr, seed, lead) = job
+    noisy, clean = message(prompt(target, speech_name), kind, snr, target, seed, lead)
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
         source = os.path.join(tmp, "in.wav")
         write(source, noisy)
@@ -169,22 +172,20 @@ def evaluate(job):
 
 
 def jobs(voicemsg, folder, quick):
+    """What to evaluate: each message is made by the worker that scores it."""
     prompts = PROMPTS[:1] if quick else PROMPTS
     out = []
     for t, target in enumerate(TARGETS):
         for p, name in enumerate(prompts):
-            speech = prompt(target, name)
-            noisy, clean = message(speech, None, None, target, 0)
-            out.append((voicemsg, folder, ("clean", None, f"{target}/{name}"), noisy, clean))
+            out.append((voicemsg, folder, ("clean", None, f"{target}/{name}"), (target, name, None, None, 0, LEAD)))
             for kind in NOISES:
                 for snr in SNRS:
-                    noisy, clean = message(speech, kind, snr, target, 1000 * t + 10 * p + snr)
-                    out.append((voicemsg, folder, (kind, snr, f"{target}/{name}"), noisy, clean))
-        clip = prompt(target, CLIP)
+                    out.append((voicemsg, folder, (kind, snr, f"{target}/{name}"),
+                                (target, name, kind, snr, 1000 * t + 10 * p + snr, LEAD)))
         for kind in NOISES:
             for snr in SNRS:
-                noisy, clean = message(clip, kind, snr, target, 7000 + 1000 * t + snr, lead=0.5)
-                out.append((voicemsg, folder, ("clip " + kind, snr, f"{target}/{CLIP}"), noisy, clean))
+                out.append((voicemsg, folder, ("clip " + kind, snr, f"{target}/{CLIP}"),
+                            (target, CLIP, kind, snr, 7000 + 1000 * t + snr, 0.5)))
     return out
 
 
@@ -192,8 +193,12 @@ def grid(voicemsg, folder):
     quick = os.environ.get("BENCH_DENOISE_QUICK") == "1"
     os.makedirs(folder, exist_ok=True)
     work = jobs(voicemsg, folder, quick)
+    results = []
     with ProcessPoolExecutor(max_workers=os.cpu_count()) as pool:
-        results = list(pool.map(evaluate, work))
+        for result in pool.map(evaluate, work):
+            results.append(result)
+            print(f"\rdenoise bench: {len(results)}/{len(work)} messages", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
     with open(os.path.join(folder, "denoise.json"), "w") as f:
         json.dump(results, f, indent=1)
     table(results)
