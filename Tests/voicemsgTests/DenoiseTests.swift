@@ -44,7 +44,7 @@ import TestSupport
         let output = try CommandLine.tool("ffmpeg", ["-nostdin", "-hide_banner", "-i", path, "-af",
                                                      "silencedetect=noise=\(threshold):d=0.1", "-f", "null", "-"]).standardError
         func values(_ label: String) -> [Double] {
-            output.components(separatedBy: label).dropFirst().compactMap { Double($0.split(separator: " ").first ?? "") }
+            output.components(separatedBy: label).dropFirst().compactMap { Double($0.prefix { "0123456789.-".contains($0) }) }
         }
         let start = try #require(values("silence_end: ").first, "no silence before the speech in \(path)")
         let end = try #require(values("silence_start: ").last, "no silence after the speech in \(path)")
@@ -86,6 +86,41 @@ import TestSupport
         #expect(levels.truePeak <= -1)
     }
 
+    @Test func babbleIsLoweredGentlyAndSteadyNoiseFirmly() throws {
+        let folder = try Fixtures.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (_, clean) = try Self.noisyMessage(in: folder)
+        // Four other espeak-ng voices talking at once, 5 dB under the message's speech.
+        let talkers = [("en-us+m3", "The train to the city leaves from platform four in ten minutes."),
+                       ("de", "Wir treffen uns morgen früh vor dem Bahnhof und gehen dann zusammen."),
+                       ("fr+f2", "Il fait beau aujourd'hui, nous allons marcher le long de la rivière."),
+                       ("es+m2", "La cena está lista, ven a la mesa antes de que se enfríe la sopa.")]
+        var voices: [String] = []
+        for (index, (voice, text)) in talkers.enumerated() {
+            let path = folder.appendingPathComponent("talker\(index).wav").path
+            try CommandLine.tool("espeak-ng", ["-v", voice, "-s", "190", "-w", path, text + " " + text])
+            let shaped = folder.appendingPathComponent("talker\(index)-48k.wav").path
+            try CommandLine.tool("sox", [path, "-r", "48000", "-b", "16", shaped, "norm", "-20"])
+            voices.append(shaped)
+        }
+        let babble = folder.appendingPathComponent("babble.wav").path
+        try CommandLine.tool("sox", ["-m"] + voices + [babble, "norm", "-19"])
+        let noisy = folder.appendingPathComponent("in-babble.wav").path
+        try CommandLine.tool("sox", ["-m", clean, babble, noisy, "trim", "0",
+                                     try CommandLine.tool("soxi", ["-D", clean]).text.trimmingCharacters(in: .whitespacesAndNewlines)])
+
+        let report = try Self.encode(noisy, folder.appendingPathComponent("babble.opus").path)
+        let denoise = try #require(report["denoise"] as? [String: Any])
+        #expect(denoise["decision"] as? String == "applied")
+        #expect(denoise["isNoiseSpeechLike"] as? Bool == true, "\(denoise)")
+        #expect(denoise["attenuationLimitDB"] as? Double == 6)
+
+        let (pink, _) = try Self.noisyMessage(in: folder)
+        let steady = try #require(try Self.encode(pink, folder.appendingPathComponent("pink.opus").path)["denoise"] as? [String: Any])
+        #expect(steady["isNoiseSpeechLike"] as? Bool == false, "\(steady)")
+        #expect(steady["attenuationLimitDB"] as? Double == 30)
+    }
+
     @Test func aCleanMessagePassesUntouched() throws {
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -107,17 +142,23 @@ import TestSupport
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (noisy, clean) = try Self.noisyMessage(in: folder, lead: 0.3, tail: 0.3, snr: 5, text: "Go on Sam!")
-        // silencedetect on the clean recording says where the speech is; the noisy one, cleaned,
-        // must be trimmed to the same span.
+        func span(_ input: String) throws -> (start: Double, end: Double, decision: String?) {
+            let report = try Self.encode(input, folder.appendingPathComponent("out.opus").path)
+            let speech = try #require(report["speech"] as? [String: Any])
+            return (try #require(speech["startSeconds"] as? Double), try #require(speech["endSeconds"] as? Double),
+                    (report["denoise"] as? [String: Any])?["decision"] as? String)
+        }
+        // A one-second message in pink noise, cleaned, is trimmed where the clean one is.
+        let quiet = try span(clean), loud = try span(noisy)
+        #expect(loud.decision == "applied")
+        #expect(abs(loud.start - quiet.start) <= 0.03, "speech starts at \(loud.start) s in noise, \(quiet.start) s clean")
+        #expect(abs(loud.end - quiet.end) <= 0.03, "speech ends at \(loud.end) s in noise, \(quiet.end) s clean")
+        // And both where silencedetect hears the clean speech, within the trimmer's ±50 ms.
         let truth = try Self.soundSpan(clean)
-        let report = try Self.encode(noisy, folder.appendingPathComponent("out.opus").path)
-        let denoise = try #require(report["denoise"] as? [String: Any])
-        #expect(denoise["decision"] as? String == "applied")
-        let speech = try #require(report["speech"] as? [String: Any])
-        let start = try #require(speech["startSeconds"] as? Double)
-        let end = try #require(speech["endSeconds"] as? Double)
-        #expect(abs(start - truth.start) <= 0.03, "speech starts at \(start) s, silencedetect hears \(truth.start) s")
-        #expect(abs(end - truth.end) <= 0.03, "speech ends at \(end) s, silencedetect hears \(truth.end) s")
+        for found in [quiet, loud] {
+            #expect(abs(found.start - truth.start) <= 0.05, "speech starts at \(found.start) s, silencedetect hears \(truth.start) s")
+            #expect(abs(found.end - truth.end) <= 0.05, "speech ends at \(found.end) s, silencedetect hears \(truth.end) s")
+        }
     }
 
     @Test func noiseAloneIsStillNoSpeech() throws {

@@ -34,13 +34,22 @@ extension MessagePipeline {
             return measurement
         }
         measurement.decision = .applied
+        let floor = analysis.voiceNoiseFloor
+        let crossingRate = Denoiser.quietCrossingRate(levels, floor: floor.level)
+        let isSpeechLike = denoiser.isSpeechLike(spread: floor.tailSpread, crossingRate: crossingRate)
+        let limit = isSpeechLike
+            ? min(configuration.denoiser.attenuationLimit, configuration.denoiser.speechLikeNoiseAttenuationLimit)
+            : configuration.denoiser.attenuationLimit
+        measurement.noiseSpreadDB = floor.tailSpread
+        measurement.noiseCrossingRate = crossingRate
+        measurement.isNoiseSpeechLike = isSpeechLike
 
         switch engine {
         case .deepFilterNet:
             let library = try DeepFilterNetLibrary.installed.get()
             var cleaned = CompactSignal(reservingCapacity: signal.count)
             var meter = trimmer.frameLevelMeter(sampleRate: rate)
-            try denoiser.run(library, over: signal, speechPeakLevel: analysis.voicePeakLevel) { block in
+            try denoiser.run(library, over: signal, speechPeakLevel: analysis.voicePeakLevel, attenuationLimit: limit) { block in
                 cleaned.append(block)
                 meter.append(block)
             }
@@ -51,7 +60,7 @@ extension MessagePipeline {
         let floorAfter = SpeechTrimmer.NoiseFloor(levels: levels.voice, configuration: trimmer.configuration).level
         measurement.engine = Denoiser.name(of: engine)
         measurement.noiseFloorAfterDB = floorAfter
-        measurement.attenuationLimitDB = configuration.denoiser.attenuationLimit
+        measurement.attenuationLimitDB = limit
         measurement.attenuationDB = floorBefore - floorAfter
         clock.lap("denoise")
         return measurement

@@ -40,12 +40,26 @@ public struct Denoiser: Sendable {
     public struct Configuration: Sendable, Equatable {
         /// Default: automatic.
         public var mode: Mode = .automatic
-        /// The most the suppressor takes off any band, in dB. Default: 24 dB, a noise lowered
-        /// to a sixteenth of its level: enough for most of what suppression gives to clarity
-        /// through Opus, while the room is still there and no word's quiet edge is cut away.
-        public var attenuationLimit: Double = 24
+        /// The most the suppressor takes off steady noise (a fan, traffic, a car, hiss), in dB.
+        /// Default: 30 dB: in loud steady noise the clarity that survives Opus keeps growing with
+        /// the limit up to about there (docs/benchmarks.md), and the room stays audible, lowered.
+        public var attenuationLimit: Double = 30
         /// The limits that make sense, in dB: a few dB does little; past 60 it is a gate.
         public static let attenuationLimitRange = 3.0...60.0
+        /// The most it takes off noise that is itself speech (a café's babble), in dB. Default:
+        /// 6 dB. There the model cannot tell the voice from the voices: every further dB it
+        /// takes off costs intelligibility (STOI) at low SNR instead of adding it.
+        public var speechLikeNoiseAttenuationLimit: Double = 6
+        /// Noise whose quietest frames waver by more than this many dB (a standard deviation)
+        /// is speech-like. Default: 2 dB: steady noise wavers by 0.3 to 1.3 dB, babble by 2 to 6.
+        public var speechLikeNoiseSpread: Double = 2
+        /// Noise that wavers by more than `steadyNoiseSpread` dB and whose quietest frames
+        /// cross zero in the voice band fewer than `voicedCrossingRate` times a second is
+        /// speech-like too: a short message in loud babble has few frames of the babble alone.
+        /// Defaults: 1.35 dB, 1500 a second (babble crosses about 1000-1400 times, brown noise
+        /// 1700, pink 3700).
+        public var steadyNoiseSpread: Double = 1.35
+        public var voicedCrossingRate: Double = 1500
         /// A recording whose speech stands at least this far above its noise floor, in dB, passes
         /// untouched. Default: 30 dB: quieter noise is under what Opus at speech bitrates keeps,
         /// and the suppressor's cost is spared.
@@ -82,8 +96,17 @@ public struct Denoiser: Sendable {
         public var noiseFloorAfterDB: Double?
         /// How far the speech stood above the noise floor before the stage, in dB.
         public var signalToNoiseDB: Double?
-        /// The bound on the attenuation, in dB, when the suppressor ran.
+        /// The bound on the attenuation, in dB, when the suppressor ran: lower for speech-like
+        /// noise.
         public var attenuationLimitDB: Double?
+        /// How much the quietest frames waver, in dB (a standard deviation): steady noise
+        /// wavers little, babble much.
+        public var noiseSpreadDB: Double?
+        /// How often the quietest frames cross zero in the voice band, per second: a voiced
+        /// noise (babble) crosses less often than hiss.
+        public var noiseCrossingRate: Double?
+        /// Whether the noise was taken for speech (babble) and got the lower limit.
+        public var isNoiseSpeechLike: Bool?
         /// What the suppressor took off the noise floor, in dB (before less after).
         public var attenuationDB: Double?
 
@@ -141,16 +164,35 @@ public struct Denoiser: Sendable {
         return 10 * log10(sum / Double(count)) - floor.level
     }
 
+    /// The median zero-crossing rate of the frames within 3 dB of the voice band's noise floor.
+    static func quietCrossingRate(_ levels: SpeechTrimmer.FrameLevels, floor: Double) -> Double? {
+        var rates: [Double] = []
+        for (index, level) in levels.voice.enumerated() where level < floor + 3 && index < levels.crossingRate.count {
+            rates.append(levels.crossingRate[index])
+        }
+        guard !rates.isEmpty else { return nil }
+        rates.sort()
+        return rates[rates.count / 2]
+    }
+
+    /// Whether noise that wavers by `spread` dB and crosses zero `crossingRate` times a second
+    /// is speech.
+    func isSpeechLike(spread: Double, crossingRate: Double?) -> Bool {
+        spread >= configuration.speechLikeNoiseSpread
+            || (spread >= configuration.steadyNoiseSpread && (crossingRate ?? .infinity) < configuration.voicedCrossingRate)
+    }
+
     /// Runs DeepFilterNet over `signal` and hands the cleaned samples to `output` in order, as
     /// many as `signal` holds, already moved back by the model's delay.
     ///
     /// `speechPeakLevel` (dBFS) sets the level the model hears: the message is scaled so that
     /// its loudest frame sits at a level the model was trained on, and scaled back after.
     func run<Source: SampleSource>(
-        _ library: DeepFilterNetLibrary, over signal: Source, speechPeakLevel: Double,
+        _ library: DeepFilterNetLibrary, over signal: Source, speechPeakLevel: Double, attenuationLimit: Double? = nil,
         output: (UnsafeBufferPointer<Float>) -> Void
     ) throws {
-        let session = try DeepFilterNetSession(library: library, attenuationLimit: configuration.attenuationLimit)
+        let session = try DeepFilterNetSession(
+            library: library, attenuationLimit: attenuationLimit ?? configuration.attenuationLimit)
         let hop = session.frameLength
         let count = signal.count
         let scale = Float(pow(10, (Self.modelPeakLevel - min(0, max(-100, speechPeakLevel))) / 20))
