@@ -66,14 +66,10 @@ let package = Package(
         .target(name: "RunTracking", dependencies: []),
         // GPX files read (through libexpat) and replayed through the tracker and scheduler.
         .target(name: "GPXReplay", dependencies: ["RunTracking", "CExpat"]),
-        // Audio only: decode, condition, denoise, trim, normalize, encode, tag. Crypto checks the
-        // SHA-256 of the noise suppressor's library and model before they are loaded.
+        // Audio only: decode, condition, denoise, trim, normalize, encode, tag.
         .target(
             name: "AudioPipeline",
-            dependencies: [
-                "RunTracking", "DecoderWire", "CSndfile", "COpus", "CSoxr", "CEbur128",
-                .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            dependencies: ["RunTracking", "DecoderWire", "CSndfile", "COpus", "CSoxr", "CEbur128"]
         ),
         // The upload server, store, queue and workers; AudioPipeline stays free of server packages.
         .target(

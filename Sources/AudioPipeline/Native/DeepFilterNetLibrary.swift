@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Crypto
 import Foundation
 
 /// DeepFilterNet's C runtime (libDF's `capi`) and its DeepFilterNet3 model, as the PyPI wheel
@@ -102,17 +101,10 @@ struct DeepFilterNetLibrary: @unchecked Sendable {
 
     /// Throws unless the file at `path` exists and its SHA-256 is `sha256` (lower-case hex).
     static func verify(_ path: String, sha256 expected: String) throws {
-        guard let file = FileHandle(forReadingAtPath: path) else {
+        guard FileManager.default.fileExists(atPath: path) else {
             throw AudioPipelineError(.invalidConfiguration, "\(path) is missing (`make setup` installs \(release))")
         }
-        defer { try? file.close() }
-        var hasher = SHA256()
-        do {
-            while let piece = try file.read(upToCount: 1 << 20), !piece.isEmpty { hasher.update(data: piece) }
-        } catch {
-            throw AudioPipelineError(.io, "cannot read \(path) (\(error.localizedDescription))")
-        }
-        let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let digest = try FileDigest.sha256(ofFileAt: path)
         guard digest == expected else {
             throw AudioPipelineError(
                 .invalidConfiguration,
