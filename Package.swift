@@ -86,7 +86,7 @@ let package = Package(
         ),
         // GPX files read (through libexpat) and replayed through the tracker and scheduler.
         .target(name: "GPXReplay", dependencies: ["RunTracking", "CExpat"]),
-        // Audio only: decode, condition, trim, normalize, encode, tag.
+        // Audio only: decode, condition, denoise, trim, normalize, encode, tag.
         .target(
             name: "AudioPipeline",
             dependencies: [

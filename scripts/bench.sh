@@ -5,6 +5,10 @@
 # median wall time, CPU time (user + sys, all threads) and peak memory of each, the ratios, then
 # clarity: PESQ-WB of the decoded outputs of voicemsg and opusenc against the time-aligned
 # source, on a clean and a noisy message, bytes per second, and the loudness of every output.
+# Then real recorded speech (Debian's asterisk-core-sounds prompts, installed when missing): an
+# 80 s message in a quiet room and a 60 s one in pink noise at 5 dB SNR, timed like the others,
+# and the noise grid of scripts/denoise_bench.py: PESQ-WB, STOI and SI-SDR with and without the
+# Denoiser and for bare opusenc, per noise and SNR (a few minutes on all cores).
 # Usage: scripts/bench.sh path/to/voicemsg      (BENCH_RUNS=5 by default; at least 5 counts)
 # BENCH_BASELINE=path/to/an/older/voicemsg also runs that binary's encode, interleaved with the
 # others in the same runs, and prints its rows and ratios beside the current one's: a before and
@@ -332,17 +336,17 @@ section "Clarity: PESQ-WB against the time-aligned source (acceptance: p >= a - 
 # when the system's Python refuses pip installs (PEP 668).
 command -v python3 >/dev/null || apt_install python3 python3-pip python3-venv || true
 python=python3
-if ! "$python" -c "import numpy, scipy, pesq" 2>/dev/null; then
-    echo "bench: installing the Python packages for PESQ (numpy, scipy, pesq)" >&2
-    if ! python3 -m pip install --quiet numpy scipy pesq >&2; then
+if ! "$python" -c "import numpy, scipy, pesq, pystoi" 2>/dev/null; then
+    echo "bench: installing the Python packages for PESQ and STOI (numpy, scipy, pesq, pystoi)" >&2
+    if ! python3 -m pip install --quiet numpy scipy pesq pystoi >&2; then
         # pesq builds from source: it needs Python's headers and a C compiler.
         apt_install python3-venv python3-dev gcc || true
-        python3 -m venv "$out/.venv" >&2 && "$out/.venv/bin/pip" install --quiet numpy scipy pesq >&2 || true
+        python3 -m venv "$out/.venv" >&2 && "$out/.venv/bin/pip" install --quiet numpy scipy pesq pystoi >&2 || true
         python="$out/.venv/bin/python"
     fi
 fi
-if ! "$python" -c "import numpy, scipy, pesq" 2>/dev/null; then
-    echo "bench: numpy, scipy or pesq is missing and could not be installed; no clarity figures" >&2
+if ! "$python" -c "import numpy, scipy, pesq, pystoi" 2>/dev/null; then
+    echo "bench: numpy, scipy, pesq or pystoi is missing and could not be installed; no clarity figures" >&2
     exit 0
 fi
 clarity_tools=(a)
@@ -404,6 +408,61 @@ print(*json.load(open(sys.argv[1]))["results"][0]["spanSeconds"])' "$out/$input.
         rm -f "$out/$input.span.wav" "$out/$input.span.opus" "$out/$input.span.dec.wav"
     fi
 done
+
+# --- Real speech: a quiet room, a noisy street, and the noise grid ---------------------------
+# Recorded prompts from Debian's asterisk-core-sounds packages (scripts/denoise_bench.py says
+# which and under what licence), installed here when missing; read in place, never committed.
+if [ "${tools[0]}" = p ]; then
+    sounds=()
+    for lang in en es fr it ru; do
+        dpkg-query -W -f='${Status}' "asterisk-core-sounds-$lang-g722" 2>/dev/null | grep -q "install ok installed" ||
+            sounds+=("asterisk-core-sounds-$lang-g722")
+    done
+    [ ${#sounds[@]} -eq 0 ] || apt_install "${sounds[@]}" || true
+fi
+if [ "${tools[0]}" = p ] && [ -d /usr/share/asterisk/sounds/ru_RU_f_IvrvoiceRU ]; then
+    "$python" scripts/denoise_bench.py inputs "$out"
+    section "Real speech: median of $runs runs (acceptance: real-80s CPU p/a <= 1.0 and memory p/b <= 0.25; noisy-60s CPU of p <= 0.35 s per audio second)"
+    printf '%-16s %-18s %12s %10s %14s\n' input encoder "wall s" "CPU s" "peak RSS MiB"
+    for input in real-80s noisy-60s; do
+        declare -A walls=() rsss=() cpus=()
+        for ((r = 0; r < runs; r++)); do
+            for tool in p a b; do
+                read -r w m status c < <(run_once "$tool" "$out/$input.wav" "$out/$input.$tool.opus")
+                [ "$status" -eq 0 ] || failures=$((failures + 1))
+                walls[$tool]+="$w"$'\n'
+                rsss[$tool]+="$m"$'\n'
+                cpus[$tool]+="$c"$'\n'
+            done
+        done
+        for tool in p a b; do
+            wall[$input.$tool]=$(printf '%s' "${walls[$tool]}" | median)
+            rss[$input.$tool]=$(printf '%s' "${rsss[$tool]}" | median)
+            cpu[$input.$tool]=$(printf '%s' "${cpus[$tool]}" | median)
+            printf '%-16s %-18s %12.3f %10.2f %14.1f\n' "$input" "$(name "$tool")" "${wall[$input.$tool]}" \
+                "${cpu[$input.$tool]}" "$(awk -v k="${rss[$input.$tool]}" 'BEGIN { print k / 1024 }')"
+        done
+        unset walls rsss cpus
+    done
+    ca=$(ratio "${cpu[real-80s.p]}" "${cpu[real-80s.a]}")
+    mb=$(ratio "${rss[real-80s.p]}" "${rss[real-80s.b]}")
+    seconds=$(soxi -D "$out/noisy-60s.wav")
+    per=$(awk -v c="${cpu[noisy-60s.p]}" -v s="$seconds" 'BEGIN { printf "%.3f", c / s }')
+    echo "real-80s (quiet room, not denoised): CPU p/a $ca ($(verdict "$ca" 1.0)), memory p/b $mb ($(verdict "$mb" 0.25))"
+    echo "noisy-60s (pink noise at 5 dB, denoised): CPU $per s per audio second ($(verdict "$per" 0.35)); opusenc" \
+        "$(awk -v c="${cpu[noisy-60s.a]}" -v s="$seconds" 'BEGIN { printf "%.3f", c / s }'), CPU p/a $(ratio "${cpu[noisy-60s.p]}" "${cpu[noisy-60s.a]}")"
+    "$bin" encode "$out/noisy-60s.wav" -o "$out/.report.opus" --marker 1km --json 2>/dev/null | python3 -c '
+import json, sys
+r = json.load(sys.stdin)["report"]
+print("noisy-60s: denoise " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in r["denoise"].items()))
+print("noisy-60s: stages " + ", ".join(f"{k} {v:.3f} s" for k, v in r["stageSeconds"].items()))' || true
+    rm -f "$out/.report.opus" "$out"/real-80s.*.opus "$out"/noisy-60s.*.opus
+
+    section "Clarity in noise: PESQ-WB, STOI and SI-SDR against the clean speech, means per condition (scripts/denoise_bench.py)"
+    "$python" scripts/denoise_bench.py grid "$bin" "$out/denoise" || failures=$((failures + 1))
+else
+    echo "bench: the asterisk-core-sounds packages are missing; no real-speech rows" >&2
+fi
 
 # Failed runs make the figures above incomplete: say so in the exit status too.
 [ "$failures" -eq 0 ]

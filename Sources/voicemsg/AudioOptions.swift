@@ -12,6 +12,7 @@ struct AudioOptions: ParsableArguments {
     private typealias Encoding = OpusEncoder.Configuration
     private typealias Trimming = SpeechTrimmer.Configuration
     private typealias Conditioning = Conditioner.Configuration
+    private typealias Denoising = Denoiser
 
     @Option(parsing: .unconditional, help: "Target integrated loudness, LUFS.")
     var targetLufs: Double = defaults.normalizer.targetLoudness
@@ -46,6 +47,14 @@ struct AudioOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "High-pass cutoff that removes rumble, Hz (0 disables).")
     var highpass: Double = defaults.conditioner.highPassHz
 
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Noise suppression: auto (DeepFilterNet3 on noisy recordings when installed, else none, said once), off, or an engine: \(Denoising.Engine.allCases.map(\.rawValue).joined(separator: ", ")).",
+        valueName: "auto|off|engine"))
+    var denoise: Denoiser.Mode = defaults.denoiser.mode
+
+    @Option(parsing: .unconditional, help: "The most noise suppression takes off, dB.")
+    var denoiseLimit: Double = defaults.denoiser.attenuationLimit
+
     func validate() throws {
         let loudness = Normalizing.targetLoudnessRange, ceiling = Normalizing.truePeakCeilingRange
         let bitrates = Encoding.bitrates, complexities = Encoding.complexities
@@ -76,6 +85,10 @@ struct AudioOptions: ParsableArguments {
         guard cutoffs.contains(highpass) else {
             throw ValidationError("--highpass must be within \(Self.number(cutoffs.lowerBound))...\(Self.number(cutoffs.upperBound)) Hz (0 disables it).")
         }
+        let limits = Denoising.Configuration.attenuationLimitRange
+        guard limits.contains(denoiseLimit) else {
+            throw ValidationError("--denoise-limit must be within \(Self.number(limits.lowerBound))...\(Self.number(limits.upperBound)) dB.")
+        }
     }
 
     var pipelineConfiguration: PipelineConfiguration {
@@ -91,6 +104,8 @@ struct AudioOptions: ParsableArguments {
         configuration.trimmer.enterThreshold = speechThreshold
         configuration.trimmer.minimumSpeechDuration = minSpeech / 1000
         configuration.conditioner.highPassHz = highpass
+        configuration.denoiser.mode = denoise
+        configuration.denoiser.attenuationLimit = denoiseLimit
         return configuration
     }
 

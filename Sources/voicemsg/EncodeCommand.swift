@@ -9,7 +9,8 @@ struct EncodeCommand: AsyncParsableCommand {
         abstract: "Turn recordings into trimmed, loudness-normalized Opus messages tagged with their marker.",
         discussion: """
             Each input is decoded (any format libsndfile reads), resampled to 48 kHz, cleared of \
-            DC and rumble, trimmed to its speech plus padding, normalized to the target loudness \
+            DC and rumble, cleared of noise when it is noisy (--denoise; clean recordings pass \
+            untouched), trimmed to its speech plus padding, normalized to the target loudness \
             under a true-peak ceiling that holds on the decoded Opus, and encoded. Several inputs \
             are processed in parallel; one bad input does not stop the others.
 
@@ -86,6 +87,15 @@ struct EncodeCommand: AsyncParsableCommand {
         var configuration = audio.pipelineConfiguration
         // One input leaves cores idle: let the encoder cut a long message into pieces instead.
         if inputs.count == 1 { configuration.encoder.segments = ProcessInfo.processInfo.activeProcessorCount }
+        // An engine asked for by name must be there; `auto` finds out only if a message needs it.
+        if case .engine = configuration.denoiser.mode {
+            do {
+                _ = try Denoiser.engine(for: configuration.denoiser.mode)
+            } catch let error as AudioPipelineError {
+                printError("--denoise \(audio.denoise.defaultValueDescription): \(error.message)")
+                throw ExitCode(ExitStatus.failure)
+            }
+        }
         let pipeline = MessagePipeline(configuration: configuration)
         // The README's batch example names a folder that a fresh checkout does not have.
         if let outputDir {
@@ -127,6 +137,12 @@ struct EncodeCommand: AsyncParsableCommand {
                 progress.advance(jobs[index].0, ok: result.error == nil)
                 addNext()
             }
+        }
+        // Said once for the whole batch, naming how many messages it concerns.
+        let passedThrough = reports.values.compactMap(\.report).filter { $0.denoise.decision == .unavailable }
+        if let first = passedThrough.first {
+            let count = passedThrough.count
+            printError("note: \(count) noisy message\(count == 1 ? "" : "s") encoded without noise suppression: \(first.denoise.note ?? "no engine")")
         }
         if json { try JSONOutput.print((0..<jobs.count).compactMap { reports[$0] }, asArray: jobs.count > 1) }
         let status = ExitStatus.forFailures(failures)

@@ -43,9 +43,11 @@ struct FileReport: Encodable {
     /// The span `encode` would keep, for a recording; or why there is none.
     var speech: MessageReport.Speech?
     var speechError: String?
+    /// What the Denoiser would do before the trimmer looks, for a recording.
+    var denoise: Denoiser.Measurement?
 
     /// Measures the file at `path`: an Opus message by decoding its packets, any other
-    /// recording through the pipeline's own decode, resample, condition and trim, streamed as
+    /// recording through the pipeline's own decode, resample, condition, denoise and trim, streamed as
     /// `encode` streams it, so the speech span is the one `encode` keeps.
     static func inspect(path: String) throws -> FileReport {
         var isDirectory: ObjCBool = false
@@ -88,7 +90,7 @@ struct FileReport: Encodable {
                 inputSampleRate: stream.inputSampleRate, outputGain: Int(stream.outputGain),
                 outputGainDB: Double(stream.outputGain) / 256, vendor: stream.tags.vendor,
                 packets: stream.packets.count),
-            speech: nil, speechError: nil)
+            speech: nil, speechError: nil, denoise: nil)
     }
 
     private static func inspectAudio(path: String) throws -> FileReport {
@@ -118,7 +120,7 @@ struct FileReport: Encodable {
             durationSeconds: source.durationSeconds, sampleCount: Int64(source.frameCount),
             sampleRate: source.sampleRate, channels: source.channelCount, bitrate: nil,
             integratedLoudness: loudness?.integratedLoudness, truePeak: loudness?.truePeak,
-            tags: [:], opus: nil, speech: speech, speechError: speechError)
+            tags: [:], opus: nil, speech: speech, speechError: speechError, denoise: scan.denoise)
     }
 
     /// The human-readable form.
@@ -147,6 +149,7 @@ struct FileReport: Encodable {
         } else if let speechError {
             lines.append("  speech:     \(speechError)")
         }
+        if let denoise { lines.append("  denoise:    \(denoise.summary)") }
         return lines.joined(separator: "\n")
     }
 }

@@ -30,9 +30,10 @@ public struct ToolFailure: Error, CustomStringConvertible {
 /// so a chatty tool cannot block on a full pipe. The one process runner all test targets share.
 public enum ExternalProcess {
     /// Runs `executable` with `arguments` to the end, or kills it after `timeout` seconds.
-    /// Never throws for what the process did; only when it cannot be started.
+    /// Never throws for what the process did; only when it cannot be started. `environment`
+    /// adds to (or replaces in) this process's environment.
     public static func run(_ executable: String, _ arguments: [String], timeout: Double,
-                           directory: URL? = nil) throws -> ProcessOutcome {
+                           directory: URL? = nil, environment: [String: String] = [:]) throws -> ProcessOutcome {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("voicemsg-process-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -47,6 +48,9 @@ public enum ExternalProcess {
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = outHandle
         process.standardError = errHandle
         try process.run()

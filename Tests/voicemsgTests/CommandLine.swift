@@ -21,8 +21,8 @@ enum CommandLine {
             .deletingLastPathComponent().appendingPathComponent(".build/debug/voicemsg").path
     }()
 
-    static func voicemsg(_ arguments: [String], timeout: Double = 60) throws -> Result {
-        try ExternalProcess.run(executable, arguments, timeout: timeout)
+    static func voicemsg(_ arguments: [String], timeout: Double = 60, environment: [String: String] = [:]) throws -> Result {
+        try ExternalProcess.run(executable, arguments, timeout: timeout, environment: environment)
     }
 
     /// Runs a tool found on PATH (sox, espeak-ng, ffmpeg) and throws unless it succeeds.

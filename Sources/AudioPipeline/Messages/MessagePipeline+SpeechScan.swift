@@ -5,9 +5,11 @@ extension MessagePipeline {
         public var source: SourceFormat
         /// The speech span and the span `process` would keep, or why there is none.
         public var speech: Result<SpeechTrimmer.Measurement, AudioPipelineError>
+        /// What the Denoiser did before the trimmer looked.
+        public var denoise: Denoiser.Measurement
     }
 
-    /// Decodes, resamples, conditions and measures `input` as `process` does, and stops before
+    /// Decodes, resamples, conditions, denoises and measures `input` as `process` does, and stops before
     /// the encoder: `inspect` reports what `encode` would keep.
     ///
     /// `begin` learns the source's format first; `samples` then sees every decoded block with
@@ -21,13 +23,14 @@ extension MessagePipeline {
         do {
             var clock = StageClock()
             var (signal, source, mean) = try load(input, clock: &clock, interleaved: true, begin: begin, observe: samples)
-            let levels = condition(&signal, mean: mean, clock: &clock)
+            var levels = condition(&signal, mean: mean, clock: &clock)
+            let denoising = try denoise(&signal, levels: &levels, clock: &clock)
             let trimmer = SpeechTrimmer(configuration: configuration.trimmer)
             do {
                 let span = try trimmer.measure(levels, sampleCount: signal.count, sampleRate: OpusStream.sampleRate)
-                return SpeechScan(source: source, speech: .success(span))
+                return SpeechScan(source: source, speech: .success(span), denoise: denoising)
             } catch let error as AudioPipelineError {
-                return SpeechScan(source: source, speech: .failure(error))
+                return SpeechScan(source: source, speech: .failure(error), denoise: denoising)
             }
         } catch let error as AudioPipelineError {
             throw error.attributed(to: input.name)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The whole job for one recording: decode, resample, condition, trim, normalize, encode,
+/// The whole job for one recording: decode, resample, condition, denoise, trim, normalize, encode,
 /// verify, tag. Each stage is its own type; this one only chains them and keeps the report.
 public struct MessagePipeline: Sendable {
     public var configuration: PipelineConfiguration
@@ -25,11 +25,13 @@ public struct MessagePipeline: Sendable {
         var clock = StageClock()
 
         // The message is held whole once, at 48 kHz in 16 bits a sample (`CompactSignal`),
-        // then conditioned in place while the trimmer measures its frames. Everything after
+        // then conditioned in place while the trimmer measures its frames, and denoised into a
+        // new one when it is noisy. Everything after
         // reads the kept span from it piece by piece, or works on per-block summaries of it.
         let rate = OpusStream.sampleRate
         var (signal, source, mean) = try load(input, clock: &clock, refusingLeadingSilence: true)
-        let levels = condition(&signal, mean: mean, clock: &clock)
+        var levels = condition(&signal, mean: mean, clock: &clock)
+        let denoising = try denoise(&signal, levels: &levels, clock: &clock)
         let trimmer = SpeechTrimmer(configuration: configuration.trimmer)
         let measurement = try trimmer.measure(levels, sampleCount: signal.count, sampleRate: rate)
         let kept = trimmer.keptSpan(of: signal, measurement: measurement)
@@ -56,6 +58,7 @@ public struct MessagePipeline: Sendable {
             input: .init(
                 name: input.name, format: source.format, sampleRate: source.sampleRate,
                 channels: source.channelCount, durationSeconds: source.durationSeconds),
+            denoise: denoising,
             speech: .init(measurement),
             loudnessBefore: before,
             loudnessAfter: encoded.after,

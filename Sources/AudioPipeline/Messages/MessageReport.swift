@@ -33,6 +33,8 @@ public struct MessageReport: Sendable, Codable, Equatable {
     }
 
     public var input: Input
+    /// What the Denoiser found and did.
+    public var denoise: Denoiser.Measurement = .init(decision: .off)
     public var speech: Speech
     /// The trimmed audio before any gain.
     public var loudnessBefore: LoudnessMeasurement

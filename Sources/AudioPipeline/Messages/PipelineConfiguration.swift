@@ -6,6 +6,7 @@ public struct PipelineConfiguration: Sendable {
     /// Which inputs FFmpeg decodes in the isolated child, and its limits.
     public var isolation = DecoderIsolation()
     public var conditioner = Conditioner.Configuration()
+    public var denoiser = Denoiser.Configuration()
     public var trimmer = SpeechTrimmer.Configuration()
     public var normalizer = Normalizer.Configuration()
     public var encoder = OpusEncoder.Configuration()

@@ -8,6 +8,9 @@ extension SpeechTrimmer {
         /// lower tail (2nd to 10th percentile), which speech does not reach. Zero when the tail
         /// wavers too much to be noise (see `Configuration.maximumNoiseSpread`).
         var spread: Double
+        /// How much the quietest frames waver, in dB, whatever it is: the standard deviation
+        /// `spread` is estimated from before it is judged noise or soft speech.
+        var tailSpread = 0.0
         /// A frame at or above this starts speech.
         var enterLevel: Double
         /// A frame at or above this continues speech.
@@ -28,6 +31,7 @@ extension SpeechTrimmer {
                 // 0.772 is the distance between the 2nd and 10th percentiles of a normal
                 // distribution in standard deviations.
                 let tailSpread = max(0, low - lowest) / 0.772
+                self.tailSpread = tailSpread
                 if tailSpread <= configuration.maximumNoiseSpread {
                     level = max(configuration.minimumNoiseFloor, low)
                     spread = tailSpread

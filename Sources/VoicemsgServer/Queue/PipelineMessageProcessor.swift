@@ -11,10 +11,13 @@ public struct PipelineMessageProcessor: MessageProcessor {
     }
 
     /// The pipeline's defaults, with every upload decoded by FFmpeg in the isolated child:
-    /// uploads are untrusted, and a crafted one must not take a worker down.
+    /// uploads are untrusted, and a crafted one must not take a worker down. Noise suppression
+    /// is on, as in `encode`: noisy uploads are cleaned when DeepFilterNet is installed, and
+    /// each report says what the Denoiser did.
     public static var uploadConfiguration: PipelineConfiguration {
         var configuration = PipelineConfiguration()
         configuration.isolation.policy = .always
+        configuration.denoiser.mode = .automatic
         return configuration
     }
 
