@@ -24,7 +24,7 @@ APT_NONFREE_PACKAGES = aac-enc
 BREW_PACKAGES = pkg-config libsndfile opus libsoxr libebur128 expat ffmpeg opus-tools sox espeak-ng postgresql@16 \
                 prometheus wasi-libc node
 
-.PHONY: setup build test browser-test demo bench bench-thresholds samples clean wasm
+.PHONY: setup build test browser-test demo bench bench-thresholds samples clean wasm docs
 
 setup:
 	@scripts/setup.sh "$(APT_PACKAGES)" "$(BREW_PACKAGES)" "$(APT_NONFREE_PACKAGES)"
@@ -94,6 +94,11 @@ soak-release: setup
 
 samples: setup
 	scripts/make-samples.sh
+
+# RunTracking's DocC catalogue (Sources/RunTracking/RunTracking.docc), the guide an app developer
+# reads, built with swift-docc-plugin; a warning (an unresolved symbol link) fails it.
+docs:
+	$(SWIFT) package generate-documentation --target RunTracking --warnings-as-errors
 
 clean:
 	rm -rf .build Benchmarks/.build out
