@@ -87,7 +87,7 @@ struct EncodeCommand: AsyncParsableCommand {
         // One input leaves cores idle: let the encoder cut a long message into pieces instead.
         if inputs.count == 1 { configuration.encoder.segments = ProcessInfo.processInfo.activeProcessorCount }
         let pipeline = MessagePipeline(configuration: configuration)
-        // The README's batch example names a folder that a fresh checkout does not have.
+        // A batch names a folder that need not exist yet.
         if let outputDir {
             do {
                 try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
