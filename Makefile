@@ -74,9 +74,10 @@ bench: setup
 bench-thresholds: setup
 	SWIFT=$(SWIFT) scripts/bench-hot-paths.sh --update-thresholds
 
-# Issue 13's scenarios (load, stalled uploads, the 413, busy workers, PostgreSQL down and
+# The load and fault scenarios (load, stalled uploads, the 413, busy workers, PostgreSQL down and
 # restarted, the server killed, a full disk, short leases) against real servers, printing
-# figures; SOAK="pgdown busy" runs only those. Many minutes and gigabytes of disk, so not in test.
+# figures (docs/operations.md); SOAK="pgdown busy" runs only those. Many minutes and gigabytes
+# of disk, so not in test.
 .PHONY: soak
 soak: setup
 	$(SWIFT) build --product voicemsg-server
