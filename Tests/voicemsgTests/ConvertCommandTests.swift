@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `voicemsg convert` through the command line, as the README shows it: Ogg Opus to CAF and
+/// `voicemsg convert` through the command line, as docs/cli.md shows it: Ogg Opus to CAF and
 /// back, without re-encoding. Judged by other tools: ffprobe names the containers and lists the
 /// packets, ffmpeg (through libopus) decodes the CAF, and opusdec the Ogg.
 @Suite struct ConvertCommandTests {
@@ -21,10 +21,10 @@ import TestSupport
 
         let toCAF = try CommandLine.voicemsg(["convert", path("mum.opus"), path("mum.caf")])
         #expect(toCAF.status == 0, "\(toCAF.standardError)")
-        #expect(try ReadmeStumbleTests.probe(path("mum.caf")) == "caf opus")
+        #expect(try FFprobe.containerAndCodec(path("mum.caf")) == "caf opus")
         let back = try CommandLine.voicemsg(["convert", path("mum.caf"), path("back.opus")])
         #expect(back.status == 0, "\(back.standardError)")
-        #expect(try ReadmeStumbleTests.probe(path("back.opus")) == "ogg opus")
+        #expect(try FFprobe.containerAndCodec(path("back.opus")) == "ogg opus")
 
         // The same packets in all three files: a rewrap, not an encode.
         let original = try Self.packetSizes(path("mum.opus"))
