@@ -259,14 +259,15 @@ export function voicePlayer(audio) {
 
 /**
  * The processed audio of a message as a `blob:` URL, since an `<audio>` element cannot send
- * the bearer token itself. Ogg Opus where the browser plays it, else the same packets in CAF
- * (Safari). Returns `{url}` or `{status, reason, missing}`.
+ * the bearer token itself. Ogg Opus where the browser plays it, else the same packets in WebM
+ * (Safari on iOS 17.4 to 18.3), else in CAF (older Safari). Returns `{url}` or
+ * `{status, reason, missing}`.
  */
 export async function fetchAudioURL(messageID, token) {
   const probe = document.createElement("audio");
-  const ogg = probe.canPlayType('audio/ogg; codecs="opus"');
-  const caf = probe.canPlayType("audio/x-caf");
-  const query = !ogg && caf ? "?container=caf" : "";
+  const query = probe.canPlayType('audio/ogg; codecs="opus"') ? ""
+    : probe.canPlayType('audio/webm; codecs="opus"') ? "?container=webm"
+    : probe.canPlayType("audio/x-caf") ? "?container=caf" : "";
   let response;
   try {
     response = await fetch(`/v1/messages/${encodeURIComponent(messageID)}/audio${query}`, {

@@ -236,15 +236,20 @@ async function keepPageOffline() {
   }
 }
 
-/** The containers the server can give, in the order this browser should try them. */
+/**
+ * The containers the server can give, in the order this browser should try them: Ogg, then
+ * WebM (Safari on iOS 17.4 to 18.3 plays Opus in WebM but not in Ogg), then CAF.
+ */
 function containers() {
   const probe = document.createElement("audio");
-  const order = [];
-  if (probe.canPlayType('audio/ogg; codecs="opus"')) order.push({ query: "", type: "audio/ogg" });
-  if (probe.canPlayType("audio/x-caf")) order.push({ query: "?container=caf", type: "audio/x-caf" });
-  // A browser that claims neither may still decode one: try both rather than give up.
-  if (!order.length) order.push({ query: "", type: "audio/ogg" }, { query: "?container=caf", type: "audio/x-caf" });
-  return order;
+  const all = [
+    { query: "", type: "audio/ogg", probe: 'audio/ogg; codecs="opus"' },
+    { query: "?container=webm", type: "audio/webm", probe: 'audio/webm; codecs="opus"' },
+    { query: "?container=caf", type: "audio/x-caf", probe: "audio/x-caf" },
+  ];
+  const order = all.filter((container) => probe.canPlayType(container.probe));
+  // A browser that claims none may still decode one: try them all rather than give up.
+  return order.length ? order : all;
 }
 
 /** Fetches a message, checks that this browser plays it, and keeps it on the phone. */

@@ -2,12 +2,13 @@ import ArgumentParser
 import AudioPipeline
 import Foundation
 
-/// `voicemsg convert IN OUT`: rewraps an Opus message between Ogg and CAF without
-/// re-encoding. The output container follows OUT's extension (.caf, or .opus/.ogg/.oga).
+/// `voicemsg convert IN OUT`: rewraps an Opus message from Ogg or CAF into Ogg, CAF or WebM
+/// without re-encoding. The output container follows OUT's extension (.caf, .webm, or
+/// .opus/.ogg/.oga).
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Rewrap an Opus message between Ogg (.opus) and CAF (.caf) without re-encoding.",
+        abstract: "Rewrap an Opus message between Ogg (.opus) and CAF (.caf), or into WebM (.webm), without re-encoding.",
         discussion: """
             The packets, pre-skip, exact length and tags are kept. The output is written to a \
             temporary file and renamed, so a failed conversion never leaves a partial file.
@@ -17,7 +18,7 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "The input: Ogg Opus or Opus in CAF.")
     var input: String
 
-    @Argument(help: "The output; its extension (.caf, .opus, .ogg, .oga) chooses the container.")
+    @Argument(help: "The output; its extension (.caf, .webm, .opus, .ogg, .oga) chooses the container.")
     var output: String
 
     @Flag(help: "Print what was converted as JSON on stdout.")
@@ -25,7 +26,7 @@ struct ConvertCommand: ParsableCommand {
 
     func validate() throws {
         guard OpusContainer(pathExtension: URL(fileURLWithPath: output).pathExtension) != nil else {
-            throw ValidationError("\(output): unknown output extension; use .caf, .opus, .ogg or .oga")
+            throw ValidationError("\(output): unknown output extension; use .caf, .webm, .opus, .ogg or .oga")
         }
     }
 

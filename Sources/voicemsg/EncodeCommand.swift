@@ -15,8 +15,8 @@ struct EncodeCommand: AsyncParsableCommand {
 
             Markers: 5km, 2500m, 3.1mi, 50%, halfway, finish, finish-1km (case and spaces ignored).
 
-            The container follows -o's extension (.caf: Opus in CAF; .opus, .ogg, .oga: Ogg Opus) \
-            unless --format names one; an extension that contradicts --format is refused.
+            The container follows -o's extension (.caf: Opus in CAF; .webm: Opus in WebM; .opus, \
+            .ogg, .oga: Ogg Opus) unless --format names one; an extension that contradicts --format is refused.
 
             Exit status: 0 when every input was encoded; 3 when the only failures are recordings \
             with no speech; 1 when any input failed for another reason; 64 for bad arguments. A \
@@ -50,7 +50,7 @@ struct EncodeCommand: AsyncParsableCommand {
     @Option(help: "A title (TITLE tag).")
     var title: String?
 
-    @Option(help: "Container: ogg (Ogg Opus) or caf (Opus in CAF, what AVAudioPlayer plays on iOS) (default: -o's extension, else ogg).")
+    @Option(help: "Container: ogg (Ogg Opus), caf (Opus in CAF, what AVAudioPlayer plays on iOS) or webm (Opus in WebM, what Safari plays from iOS 17.4) (default: -o's extension, else ogg).")
     var format: OpusContainer?
 
     @OptionGroup(title: "Audio")

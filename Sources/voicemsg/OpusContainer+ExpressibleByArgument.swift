@@ -1,5 +1,5 @@
 import ArgumentParser
 import AudioPipeline
 
-/// `--format ogg` or `--format caf`, by the raw value.
+/// `--format ogg`, `--format caf` or `--format webm`, by the raw value.
 extension OpusContainer: ExpressibleByArgument {}

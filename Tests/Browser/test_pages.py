@@ -275,6 +275,28 @@ def judge_audio(results, scenario, server, run_, message_id, source_wav, folder)
                   f"with 0.15 s before and 0.3 s after: {expected:.2f} s")
 
 
+
+def judge_webm_in_browser(results, scenario, browser, run_, message_id):
+    """Chromium decodes the message served as WebM (?container=webm) and as Ogg to the same
+    number of samples at 48 kHz, and to the same sound: WebM's codec delay and discard padding
+    are honoured to the sample, as the Ogg file's pre-skip and end trimming are. Safari on iOS
+    17.4 to 18.3 gets WebM; Chromium, which prefers Ogg, judges it here."""
+    decoded = browser.driver.execute_async_script("""
+      const [id, token, done] = arguments;
+      const decode = (query) => fetch(`/v1/messages/${id}/audio${query}`, {headers: {Authorization: `Bearer ${token}`}})
+        .then((response) => response.arrayBuffer())
+        .then((bytes) => new OfflineAudioContext(1, 48000, 48000).decodeAudioData(bytes))
+        .then((buffer) => buffer.getChannelData(0));
+      Promise.all([decode(""), decode("?container=webm")]).then(([ogg, webm]) => {
+        let difference = 0;
+        for (let i = 0; i < Math.min(ogg.length, webm.length); i++) difference = Math.max(difference, Math.abs(ogg[i] - webm[i]));
+        done({ogg: ogg.length, webm: webm.length, difference});
+      }, (error) => done({error: String(error)}));
+    """, message_id, run_["ownerToken"])
+    results.check(scenario, "Chromium decodes the WebM to the Ogg file's samples, to the sample",
+                  "error" not in decoded and decoded["webm"] == decoded["ogg"] and decoded["difference"] < 1e-3, str(decoded))
+
+
 # ---------------------------------------------------------------------------------------------
 # The browser
 
@@ -777,6 +799,7 @@ def scenario_runner_page(ctx):
         browser.open(f"{server.base}/runs/{run_['id']}#owner={run_['ownerToken']}&invite={run_['inviteToken']}")
         browser.wait(lambda: len(browser.driver.find_elements(By.CSS_SELECTOR, ".message-card")) == 4,
                      what="four message cards")
+        judge_webm_in_browser(results, name, browser, run_, ids[0])
         # Live without a timer: while nothing changes, the page's request for the list is held
         # by the server (?wait=25 with its ETag), so none is answered in 4 quiet seconds; a
         # page polling every 2 s would have had two answers.

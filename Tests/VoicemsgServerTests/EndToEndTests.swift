@@ -184,6 +184,22 @@ import TestSupport
                 #expect(aligned.count == heardFromOgg.count)
                 let difference = zip(aligned, heardFromOgg).map { abs($0 - $1) }.max() ?? .infinity
                 #expect(difference < 1e-3, "the CAF through ffmpeg differs from the Ogg through opusdec by \(difference)")
+
+                // And as Opus in WebM, for Safari from iOS 17.4: ffmpeg honours its codec delay
+                // and discard padding, so it plays exactly what opusdec plays from the Ogg.
+                let webm = try await client.execute(
+                    uri: entry.audioURL + "?container=webm", method: .get, headers: Self.bearer(runInfo.ownerToken))
+                #expect(webm.status == .ok)
+                #expect(webm.headers[.contentType] == "audio/webm")
+                #expect(webm.headers[.eTag] == "\"\(entry.sha256)-webm\"")
+                let webmFile = directory.file("\(entry.id).webm")
+                try Data(buffer: webm.body).write(to: URL(fileURLWithPath: webmFile))
+                let webmProbe = try run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name:format=format_name", "-of", "csv=p=0", webmFile])
+                #expect(webmProbe.output.contains("opus") && webmProbe.output.contains("webm"), "\(webmProbe.output)")
+                let heardFromWebM = try ReferenceTools.samples(decodedBy: "ffmpeg", webmFile)
+                #expect(heardFromWebM.count == heardFromOgg.count, "ffmpeg decoded \(heardFromWebM.count) samples of the WebM")
+                let webmDifference = zip(heardFromWebM, heardFromOgg).map { abs($0 - $1) }.max() ?? .infinity
+                #expect(webmDifference < 1e-3, "the WebM through ffmpeg differs from the Ogg through opusdec by \(webmDifference)")
             }
         }
     }

@@ -47,6 +47,45 @@ import TestSupport
         #expect(difference < 1e-3, "CAF through ffmpeg and Ogg through opusdec differ by \(difference)")
     }
 
+    /// Ogg to WebM, for Safari from iOS 17.4: the same packets, and ffmpeg, which honours
+    /// WebM's codec delay and discard padding, plays exactly what opusdec plays from the Ogg.
+    /// `encode -o x.webm` and `--format webm` write the same container.
+    @Test func oggToWebMKeepsEveryPacketAndTheExactLength() throws {
+        let folder = try Fixtures.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        let encoded = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", path("mum.opus"), "--marker", "5km", "--sender", "Mum"])
+        try #require(encoded.status == 0, "\(encoded.standardError)")
+
+        let toWebM = try CommandLine.voicemsg(["convert", "--json", path("mum.opus"), path("mum.webm")])
+        #expect(toWebM.status == 0, "\(toWebM.standardError)")
+        #expect(toWebM.text.replacingOccurrences(of: " ", with: "").contains("\"to\":\"webm\""), "\(toWebM.text)")
+        #expect(try FFprobe.containerAndCodec(path("mum.webm")) == "matroska,webm opus")
+        let original = try Self.packetSizes(path("mum.opus"))
+        try #require(original.count > 50)
+        #expect(try Self.packetSizes(path("mum.webm")) == original)
+
+        let heard = try ReferenceTools.samples(decodedBy: "opusdec", path("mum.opus"))
+        let fromWebM = try ReferenceTools.samples(decodedBy: "ffmpeg", path("mum.webm"))
+        try #require(fromWebM.count == heard.count, "ffmpeg decoded \(fromWebM.count) samples of the WebM, opusdec \(heard.count) of the Ogg")
+        let difference = zip(fromWebM, heard).map { abs($0 - $1) }.max() ?? .infinity
+        #expect(difference < 1e-3, "WebM through ffmpeg and Ogg through opusdec differ by \(difference)")
+        let tags = try CommandLine.tool("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "default=noprint_wrappers=1", path("mum.webm")]).text
+        #expect(tags.contains("TAG:DISTANCE_MARKER=5000m") && tags.contains("TAG:SENDER=Mum") && tags.contains("TAG:ARTIST=Mum"), "\(tags)")
+
+        for arguments in [["-o", path("named.webm")], ["--format", "webm", "-o", path("chosen.webm")]] {
+            let result = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "--marker", "5km", "--json"] + arguments)
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.text.replacingOccurrences(of: " ", with: "").contains("\"container\":\"webm\""), "\(result.text)")
+            #expect(try FFprobe.containerAndCodec(arguments.last!) == "matroska,webm opus")
+        }
+        // A WebM goes out, not back in: rewrapping it again is refused in one line.
+        let back = try CommandLine.voicemsg(["convert", path("mum.webm"), path("back.opus")])
+        #expect(back.status == 1)
+        #expect(back.errorLines.count == 1 && back.standardError.contains("WebM"), "\(back.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: path("back.opus")))
+    }
+
     /// A file that is not Opus in Ogg or CAF gets one line and exit 1, and no output.
     @Test func aWAVIsNotConverted() throws {
         let folder = try Fixtures.scratchFolder()

@@ -7,26 +7,28 @@ extension VoicemsgAPI {
     /// The Ogg Opus bytes of a ready message, for the run's owner or the message's sender (so
     /// the sender hears what the runner will), with an ETag (the SHA-256)
     /// and single-range requests. `?container=caf` rewraps the same packets as Opus in CAF,
-    /// the form Apple's players accept, without re-encoding.
+    /// the form Apple's players accept, and `?container=webm` as Opus in WebM, which Safari
+    /// plays from iOS 17.4, both without re-encoding. The rewrapped bytes are a function of the
+    /// stored file, so their ETag is its SHA-256 with the container's suffix.
     func audio(_ request: Request, _ context: VoicemsgRequestContext) async throws -> Response {
         let (record, credential) = try await pathMessage(context)
         let id = record.id
         try await authorize(credential, message: record, allowInvite: false)
-        let container = request.uri.queryParameters.get("container") ?? "ogg"
-        guard container == "ogg" || container == "caf" else {
-            throw HTTPError(.badRequest, message: "container must be ogg or caf")
+        let name = request.uri.queryParameters.get("container") ?? "ogg"
+        guard let container = OpusContainer(rawValue: String(name)) else {
+            throw HTTPError(.badRequest, message: "container must be ogg, caf or webm")
         }
         guard record.status == .ready, let sha256 = record.audioSHA256,
             var bytes = try await store.audio.audio(messageID: id)
         else {
             throw HTTPError(.notFound, message: "message \(id) is \(record.status.rawValue), it has no audio yet")
         }
-        if container == "caf" {
-            bytes = Data(try CAFOpusWriter.write(OggOpusReader.read(bytes)))
+        if container != .ogg {
+            bytes = Data(try container.write(OggOpusReader.read(bytes)))
         }
-        let etag = container == "caf" ? "\"\(sha256)-caf\"" : "\"\(sha256)\""
+        let etag = container == .ogg ? "\"\(sha256)\"" : "\"\(sha256)-\(container.rawValue)\""
         var headers: HTTPFields = [
-            .eTag: etag, .acceptRanges: "bytes", .contentType: container == "caf" ? "audio/x-caf" : "audio/ogg",
+            .eTag: etag, .acceptRanges: "bytes", .contentType: container.mediaType,
             .cacheControl: "private, max-age=31536000, immutable",
         ]
         if EntityTag.ifNoneMatch(request.headers[.ifNoneMatch], matches: etag) {

@@ -2,7 +2,7 @@ import Testing
 @testable import AudioPipeline
 
 @Suite struct OpusContainerTests {
-    @Test(arguments: [("x.caf", OpusContainer.caf), ("x.opus", .ogg), ("X.OGG", .ogg), ("x.oga", .ogg)])
+    @Test(arguments: [("x.caf", OpusContainer.caf), ("x.opus", .ogg), ("X.OGG", .ogg), ("x.oga", .ogg), ("x.WebM", .webm)])
     func choosesTheContainerByExtension(name: String, container: OpusContainer) {
         #expect(OpusContainer(pathExtension: String(name.split(separator: ".").last!)) == container)
     }
@@ -12,7 +12,7 @@ import Testing
         #expect(OpusContainer(pathExtension: "") == nil)
     }
 
-    @Test(arguments: OpusContainer.allCases)
+    @Test(arguments: [OpusContainer.ogg, .caf])
     func rewrapsThroughEitherContainer(_ container: OpusContainer) throws {
         var stream = CAFOpusReaderTests.stream
         stream.inputSampleRate = 48_000
@@ -21,8 +21,20 @@ import Testing
         #expect(detected == container)
         #expect(read == stream)
         // And across: Ogg -> CAF -> Ogg keeps every packet.
-        let other = OpusContainer.allCases.first { $0 != container }!
+        let other: OpusContainer = container == .ogg ? .caf : .ogg
         #expect(try OpusContainer.read(other.write(read)).0 == stream)
+    }
+
+    /// WebM is written for browsers, never read back as a message: a WebM file is a recording
+    /// to encode, and the refusal says so.
+    @Test func writesWebMButDoesNotReadItBack() throws {
+        let bytes = try OpusContainer.webm.write(CAFOpusReaderTests.stream)
+        #expect(bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]))
+        #expect(OpusContainer(detecting: bytes) == nil)
+        let error = try #require(throws: AudioPipelineError.self) { try OpusContainer.read(bytes) }
+        #expect(error.message.contains("a WebM or Matroska file, which voicemsg reads as a recording to encode"), "\(error)")
+        #expect(throws: AudioPipelineError.self) { try OpusContainer.webm.read(bytes) }
+        #expect(OpusContainer.webm.mediaType == "audio/webm" && OpusContainer.webm.pathExtension == "webm")
     }
 
     @Test func refusesOtherFormats() {

@@ -55,7 +55,8 @@ import Testing
         let message = ProcessedMessage(stream: stream, report: report)
         #expect(message.report.output.bytes == nil && message.report.output.container == nil)
         let file = try message.file(in: container)
-        #expect(OpusContainer(detecting: file.bytes) == container)
+        // WebM is written, not detected (see OpusContainer); its EBML magic is enough here.
+        #expect(container == .webm ? file.bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) : OpusContainer(detecting: file.bytes) == container)
         #expect(file.report.output.container == container)
         #expect(file.report.output.bytes == file.bytes.count)
         #expect(file.report.output.bitrate == Double(file.bytes.count * 8) / stream.durationSeconds)

@@ -1,22 +1,30 @@
-/// The two containers voicemsg writes Opus in, so callers (encode, inspect, convert, simulate,
-/// the server) can read either and rewrap without re-encoding.
+/// The containers voicemsg writes Opus in, so callers (encode, inspect, convert, simulate, the
+/// server) can read Ogg or CAF and rewrap into any of them without re-encoding.
 ///
 /// A file is recognised by its bytes, one way for every caller: Ogg Opus starts with an Ogg
 /// page whose first packet is the `OpusHead` identification header (RFC 7845 §3 puts it alone
 /// on the first page), and Opus in CAF starts with the `caff` header followed by the `desc`
 /// chunk of 'opus' audio (the CAF specification puts `desc` first). So Ogg Vorbis and CAF
 /// holding PCM are not mistaken for Opus.
+///
+/// WebM is written, never read back here: a WebM file is what browsers record, and those go
+/// through the decoder like any other recording (`encode`, `inspect`), so detection never
+/// answers `.webm`.
 public enum OpusContainer: String, Sendable, CaseIterable, Codable, CustomStringConvertible {
     /// Ogg Opus (RFC 7845), `.opus`: every Opus decoder and browser.
     case ogg
     /// Opus in Core Audio Format, `.caf`: what AVAudioPlayer plays on iOS.
     case caf
+    /// Opus in WebM, `.webm`: what Safari plays on iOS 17.4 to 18.3, which play neither of
+    /// the others in `<audio>`, and every Chromium and Firefox.
+    case webm
 
-    /// The container for a file name's extension: `.caf` is CAF, `.opus`, `.ogg` and `.oga`
-    /// are Ogg; anything else is nil.
+    /// The container for a file name's extension: `.caf` is CAF, `.webm` WebM, `.opus`, `.ogg`
+    /// and `.oga` are Ogg; anything else is nil.
     public init?(pathExtension: String) {
         switch pathExtension.lowercased() {
         case "caf": self = .caf
+        case "webm": self = .webm
         case "opus", "ogg", "oga": self = .ogg
         default: return nil
         }
@@ -54,10 +62,31 @@ public enum OpusContainer: String, Sendable, CaseIterable, Codable, CustomString
     }
 
     /// The usual file extension, without the dot.
-    public var pathExtension: String { self == .ogg ? "opus" : "caf" }
+    public var pathExtension: String {
+        switch self {
+        case .ogg: return "opus"
+        case .caf: return "caf"
+        case .webm: return "webm"
+        }
+    }
 
-    /// "Ogg Opus" or "Opus in CAF".
-    public var description: String { self == .ogg ? "Ogg Opus" : "Opus in CAF" }
+    /// The media type a server sends it as.
+    public var mediaType: String {
+        switch self {
+        case .ogg: return "audio/ogg"
+        case .caf: return "audio/x-caf"
+        case .webm: return "audio/webm"
+        }
+    }
+
+    /// "Ogg Opus", "Opus in CAF" or "Opus in WebM".
+    public var description: String {
+        switch self {
+        case .ogg: return "Ogg Opus"
+        case .caf: return "Opus in CAF"
+        case .webm: return "Opus in WebM"
+        }
+    }
 
     /// Reads an Opus stream from Ogg or CAF bytes, whichever they are.
     public static func read(_ bytes: some Collection<UInt8>) throws -> (OpusStream, OpusContainer) {
@@ -65,17 +94,21 @@ public enum OpusContainer: String, Sendable, CaseIterable, Codable, CustomString
             let head = Array(bytes.prefix(4))
             let reason = head == Array("OggS".utf8) ? "an Ogg file, but its first packet is not an Opus header"
                 : head == Array("caff".utf8) ? "a CAF file, but it does not start with a 'desc' chunk of Opus audio"
+                : head == EBMLElement.encodedID(MatroskaID.ebml) ? "a WebM or Matroska file, which voicemsg reads as a recording to encode, not as a message to rewrap"
                 : "no 'OggS' or 'caff' at the start"
             throw AudioPipelineError(.invalidContainer, "neither Ogg Opus nor Opus in CAF (\(reason))")
         }
         return (try container.read(bytes), container)
     }
 
-    /// The stream in bytes of this container.
+    /// The stream in bytes of this container. WebM throws: see the type's documentation.
     public func read(_ bytes: some Collection<UInt8>) throws -> OpusStream {
         switch self {
         case .ogg: return try OggOpusReader.read(bytes)
         case .caf: return try CAFOpusReader.read(bytes)
+        case .webm:
+            throw AudioPipelineError(
+                .invalidContainer, "voicemsg writes Opus in WebM but reads WebM only as a recording to encode, not as a message to rewrap")
         }
     }
 
@@ -84,6 +117,7 @@ public enum OpusContainer: String, Sendable, CaseIterable, Codable, CustomString
         switch self {
         case .ogg: return try OggOpusWriter.write(stream)
         case .caf: return try CAFOpusWriter.write(stream)
+        case .webm: return try WebMOpusWriter.write(stream)
         }
     }
 }

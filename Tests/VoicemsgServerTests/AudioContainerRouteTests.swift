@@ -1,0 +1,67 @@
+import AudioPipeline
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TestSupport
+
+@testable import VoicemsgServer
+
+extension APITests {
+    /// A real Ogg Opus message served in each container `?container=` names: its media type,
+    /// an ETag of its own (the stored file's SHA-256, with the container as a suffix for the
+    /// rewraps), the same bytes on every request, so that `If-None-Match` and Range hold.
+    @Test func audioComesInEveryContainerWithItsOwnETagAndRange() async throws {
+        let file = directory.file("tone.opus")
+        try ExternalProcess.tool("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1.5",
+                                            "-c:a", "libopus", "-b:a", "24k", file])
+        let ogg = try Data(contentsOf: URL(fileURLWithPath: file))
+        let stream = try OggOpusReader.read(ogg)
+        try await app.test(.router) { client in
+            let run = try await createRun(client)
+            let uploaded = try Self.json(UploadResponse.self, try await upload(client, run: run.id, token: run.inviteToken))
+            while let claim = try await store.claim(workerID: "test", leaseSeconds: 30) {
+                _ = try await store.complete(claim, result: JobResult(audio: ogg, durationSeconds: stream.durationSeconds))
+            }
+            let path = "/v1/messages/\(uploaded.id)/audio"
+            let sha256 = SecureIdentifier.hexSHA256(ogg)
+            let expected: [(query: String, type: String, etag: String, body: Data)] = [
+                ("", "audio/ogg", "\"\(sha256)\"", ogg),
+                ("?container=ogg", "audio/ogg", "\"\(sha256)\"", ogg),
+                ("?container=caf", "audio/x-caf", "\"\(sha256)-caf\"", Data(try CAFOpusWriter.write(stream))),
+                ("?container=webm", "audio/webm", "\"\(sha256)-webm\"", Data(try WebMOpusWriter.write(stream))),
+            ]
+            for container in expected {
+                let uri = path + container.query
+                let whole = try await client.execute(uri: uri, method: .get, headers: Self.bearer(run.ownerToken))
+                #expect(whole.status == .ok, "\(uri)")
+                #expect(whole.headers[.contentType] == container.type)
+                #expect(whole.headers[.eTag] == container.etag)
+                let body = Data(buffer: whole.body)
+                #expect(body == container.body, "\(uri)")
+                let again = try await client.execute(uri: uri, method: .get, headers: Self.bearer(run.ownerToken))
+                #expect(Data(buffer: again.body) == body, "\(uri) changed between two requests")
+
+                var headers = Self.bearer(run.ownerToken)
+                headers[.ifNoneMatch] = container.etag
+                #expect(try await client.execute(uri: uri, method: .get, headers: headers).status == .notModified)
+
+                headers = Self.bearer(run.ownerToken)
+                headers[.range] = "bytes=100-199"
+                let part = try await client.execute(uri: uri, method: .get, headers: headers)
+                #expect(part.status == .partialContent)
+                #expect(part.headers[.contentRange] == "bytes 100-199/\(body.count)")
+                #expect(Data(buffer: part.body) == body.subdata(in: 100..<200))
+                // A Range whose If-Range names another container's version gets the whole body.
+                headers[.ifRange] = container.etag == "\"\(sha256)\"" ? "\"\(sha256)-webm\"" : "\"\(sha256)\""
+                let mismatched = try await client.execute(uri: uri, method: .get, headers: headers)
+                #expect(mismatched.status == .ok && Data(buffer: mismatched.body) == body)
+            }
+
+            let unknown = try await client.execute(uri: path + "?container=mp4", method: .get, headers: Self.bearer(run.ownerToken))
+            #expect(unknown.status == .badRequest)
+            #expect(try UploadAdmissionTests.errorMessage(unknown) == "container must be ogg, caf or webm")
+        }
+    }
+}
