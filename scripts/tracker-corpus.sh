@@ -5,9 +5,9 @@
 # sets' figures side by side. Settings are chosen on the tuning set; a change is kept only if
 # the held-out figures do not get worse.
 # Usage: scripts/tracker-corpus.sh [text a run's description must contain]
-# BEFORE=<git revision> also builds the tracker (Sources/RunTracking) as it was at that
-# revision, replays the same runs through it, and prints its figures beside today's.
-# The other switches (VERBOSE, TRACKER, SET, WIDER, ...) are described in
+# BEFORE=<git revision> also builds the tracker (Sources/RunTracking) of that revision,
+# replays the same runs through it, and prints its figures beside this tree's.
+# The other switches (VERBOSE, TRACKER, SET, WIDER, ...) are listed at the top of
 # scripts/tracker-corpus/main.swift.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -2,8 +2,9 @@ extension DistanceTracker {
     /// The tracker's limits, with defaults for every runner on a consumer phone or watch: a
     /// steep walk at 0.8 m/s to a fast run at 6.5 m/s, a fix every second to every 15.
     ///
-    /// The defaults were measured on the tracker corpus (`scripts/tracker-corpus.sh`): real
+    /// The defaults were chosen on the tracker corpus (`scripts/tracker-corpus.sh`): real
     /// tracks resampled, time-scaled and given Gauss–Markov noise, laps and switchbacks.
+    /// docs/tracker.md gives the figures behind them and the commands that measure them.
     ///
     /// Two things are not settings but learnt from the fixes as they come, because they differ
     /// from device to device and from street to street: the Doppler speed's noise (bounded by
@@ -18,16 +19,16 @@ extension DistanceTracker {
         /// accuracy. Default 5 m, typical of a consumer receiver under open sky.
         public var assumedAccuracy: Double
         /// A fix whose implied speed from the last accepted fix is above this (m/s) is an
-        /// outlier. Default 12 m/s: a sprinter's top speed. At 10 m/s, a 6.5 m/s runner's
-        /// fixes a second apart, each a few metres off, were thrown away as spikes; real
-        /// spikes imply 15 to 100 m/s.
+        /// outlier. Default 12 m/s: a sprinter's top speed. A 6.5 m/s runner's fixes a second
+        /// apart, each a few metres off, imply up to about 10 m/s and must pass; real spikes
+        /// imply 15 to 100 m/s.
         public var maximumSpeed: Double
         /// More time than this (seconds) between fixes is a gap: tunnel, auto-pause, the app
-        /// suspended. The straight line across counts, and the filter restarts. Default 30 s.
-        /// It was 10 s, right at the intervals that watches' smart recording and phones in
-        /// battery-saving modes use (1 to 15 s): every such fix was a gap, and a gap shorter
-        /// than the still circle counted nothing, so a walk with a fix every 10 to 15 s lost
-        /// a quarter to all of its distance.
+        /// suspended. The straight line across counts, and the filter restarts. Default 30 s,
+        /// well above the intervals that watches' smart recording and phones in battery-saving
+        /// modes use (1 to 15 s): were those fixes gaps, a gap shorter than the still circle
+        /// would count nothing, and a walk with a fix every 10 to 15 s would lose a quarter to
+        /// all of its distance.
         public var gapSeconds: Double
         /// The straight line across a gap counts only when its average speed is at most this
         /// (m/s). Default 7 m/s, a 2:23/km pace.
@@ -44,14 +45,14 @@ extension DistanceTracker {
         public var fullAccelerationSpeed: Double
         /// A stop begins when the Doppler speed of two fixes in a row, or else the filtered
         /// speed, is below this (m/s); no distance accrues while stopped. Default 0.5 m/s:
-        /// the slowest walk, up a steep hill, is 0.8 m/s. It was 0.7 m/s, where a 0.8 m/s
-        /// walker's speed, give or take its noise, often fell. The filtered speed of such a
+        /// the slowest walk, up a steep hill, is 0.8 m/s, and such a walker's speed, give or
+        /// take its noise, often falls to 0.7 m/s. The filtered speed of such a
         /// walker still falls below 0.5 m/s when the fixes wander, so by filtered speed a stop
         /// also needs the fixes to have settled, to within 0.45 m/s × 15 s (see `hasSettled`).
         public var stillSpeed: Double
         /// A stop ends when two Doppler speeds in a row are above this (m/s); the distance
-        /// those speeds say was run since the first of them counts. Default 0.7 m/s (it was
-        /// 1.1 m/s, above a slow walk).
+        /// those speeds say was run since the first of them counts. Default 0.7 m/s, below a
+        /// slow walk, so that a walker setting off ends the stop.
         public var movingSpeed: Double
         /// A stop by Doppler speeds that ends within this many seconds of its start was no
         /// stop: all the metres the speeds say were run in it count, not only those since the

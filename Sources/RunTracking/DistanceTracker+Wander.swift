@@ -12,9 +12,9 @@ extension DistanceTracker {
     /// Corners also put a fix off the line, more the sparser the fixes. Each sample is
     /// winsorised at twice the rate so far (at least 0.05 m²/s), so a corner barely moves it
     /// while wander, at every fix, does. Samples of wander alone are spread exponentially, so
-    /// the winsorised mean is 86% of the rate: with 9 times, or 3 times, corners at a fix
-    /// every 10 s and the hairpins of a switchback at 2.5 m/s taught a rate that cut 2 to 3%
-    /// of their length. The mean is exponential over about 20 fixes (learnt at every other
+    /// the winsorised mean is 86% of the rate: winsorised at 3 or 9 times instead, corners at a
+    /// fix every 10 s and the hairpins of a switchback at 2.5 m/s teach a rate that cuts 2 to
+    /// 3% of their length. The mean is exponential over about 20 fixes (learnt at every other
     /// fix, with the rate from every other fix learnt at the fixes between).
     @inline(__always)
     mutating func learnWander(step: PlanePoint, seconds: Double) {
@@ -65,9 +65,9 @@ extension DistanceTracker {
     /// at twice the spacing, and white error by half the rate (it does not grow with the
     /// seconds between fixes; see `whiteOffset`). With the white part taken out of both, the
     /// rate learnt from every other fix, r₂ = W + 2B, against the rate from every fix,
-    /// r₁ = W + B, gives W = 2r₁ − r₂. On the corpus's Gauss–Markov error r₂/r₁ is 0.98 to
-    /// 1.18; on the real tracks without added noise, 1.25 to 4: most of what they taught
-    /// was bends.
+    /// r₁ = W + B, gives W = 2r₁ − r₂. On Gauss–Markov error r₂/r₁ stays near 1 (0.98 to
+    /// 1.18 on the corpus); on real tracks without added noise it is 1.25 to 4: most of what
+    /// they teach is bends.
     @inline(__always)
     var randomWanderRate: Double {
         // Each rate less its white share, as the slow means tell it: shares, not rates, so
@@ -84,8 +84,8 @@ extension DistanceTracker {
     ///
     /// White error of σ per axis puts a fix off the line through the two before by 6σ² m²
     /// per axis whatever the spacing, so it passes for a wander rate of 3σ²/h at a spacing of
-    /// h seconds, and of half that from every other fix. Taken for wander, it shortened every
-    /// full chord by up to 4%: at 1 Hz, σ 1.5 m of white error reads as 6.75 m²/s, where
+    /// h seconds, and of half that from every other fix. Taken for wander, it would shorten
+    /// every full chord by up to 4%: at 1 Hz, σ 1.5 m of white error reads as 6.75 m²/s, where
     /// σ 4 m wandering over 60 s is 0.53 m²/s. Over a few fixes it cannot be told from
     /// wander; over minutes it can: the samples times their seconds are 3σ² + W·h from every
     /// fix and 3σ² + 2W·h from every other, so 3σ² is twice the first less the second (bends
@@ -103,7 +103,7 @@ extension DistanceTracker {
     /// they span 10 minutes, then exponential over that long. They leave out the first
     /// `unsteadySamples` samples from every other fix (and the samples from every fix
     /// between), which each rate's winsorising cuts short while its own mean is still
-    /// rising from 0: with them, σ 1.5 m of white error was read as 10% less than it was.
+    /// rising from 0: with them, σ 1.5 m of white error reads as 10% less than it is.
     @inline(__always)
     func steadyWeight(seconds: Double) -> Double {
         max(seconds * Self.inverseSteadySeconds, 1 / Double(steadySamples - Self.unsteadySamples))
@@ -123,16 +123,16 @@ extension DistanceTracker {
     /// Across the chord, wander of spread s² per axis lengthens it by about s²/2c; along it,
     /// it adds nothing on average. `√(c² − s²)` takes the first out. This is what the
     /// chords alone cannot do at a walk: σ 5 m of wander on a 400 m track at 1.2 m/s, every
-    /// 2 s, counted 4.2% long with 15 m chords, and longer chords cut the bends.
+    /// 2 s, counts 4.2% long with 15 m chords, and longer chords cut the bends.
     ///
     /// The spread over the chord's seconds is `wanderShare` × `randomWanderRate` × seconds
-    /// (kept in `unwanderingRate`). It was 0.85 × `wanderRate`: the learnt rate held the
-    /// runner's bends too, which are no error, so on real tracks a share of 1 took 4.2% off
-    /// their point-to-point sum, while on the corpus 0.85 left the wander in, and a walker
-    /// at 1.2 m/s with σ 4 m, a fix every 5 s, was 66 m ahead at a marker. It is never more
-    /// than 2σ², the whole error of both ends (σ `assumedAccuracy`), and a chord is never
-    /// shortened by more than a tenth. Only full chords are corrected: a chord ended by a
-    /// turn is mostly a real bend, and correcting those cut a switchback's hairpins.
+    /// (kept in `unwanderingRate`): the random part only, since the whole learnt rate holds
+    /// the runner's bends too, which are no error. A share of the whole rate cannot serve both:
+    /// 1 takes 4.2% off real tracks' point-to-point sum, and 0.85 leaves the wander in (a
+    /// walker at 1.2 m/s with σ 4 m, a fix every 5 s, ends 66 m ahead at a marker). It is
+    /// never more than 2σ², the whole error of both ends (σ `assumedAccuracy`), and a chord is
+    /// never shortened by more than a tenth. Only full chords are corrected: a chord ended by a
+    /// turn is mostly a real bend, and correcting those would cut a switchback's hairpins.
     @inline(__always)
     func unwandered(squared chord: Double, seconds: Double) -> Double {
         let sigma = configuration.assumedAccuracy
@@ -143,8 +143,8 @@ extension DistanceTracker {
 
 extension DistanceTracker {
     /// The share of the random wander rate a chord's spread takes. 1.25: the winsorised mean
-    /// is 86% of the rate (1/0.86 = 1.16), and on the corpus 1.2 to 1.3 leave the least
-    /// error along the way (768 of 889 starts on time at 1.25, 750 with 0.85 × the whole
-    /// rate); real tracks stay within −3.93% of their point-to-point sum.
+    /// is 86% of the rate (1/0.86 = 1.16), and on the tuning corpus 1.2 to 1.3 leave the least
+    /// error along the way, while real tracks stay within 4% of their point-to-point sum
+    /// (docs/tracker.md, "Settings and their figures").
     static let wanderShare = 1.25
 }

@@ -81,7 +81,7 @@ public struct PlaybackScheduler: Sendable, Equatable {
     // MARK: - Events
     //
     // Each event changes `progress` in place: the phase is kept apart from it, because an enum
-    // that carries the progress is copied out and back on every fix, which took half of the
+    // that carries the progress is copied out and back on every fix, which costs half of the
     // scheduler's time per fix.
 
     private mutating func distanceUpdated(time: Double, meters: Double) -> Action? {
@@ -139,7 +139,7 @@ public struct PlaybackScheduler: Sendable, Equatable {
     /// that restores a saved scheduler sends a `tick` with the time now, and the answer says.
     ///
     /// `mutating` though it changes nothing: read as a property from `handle`, which has just
-    /// changed `self`, it was handed a copy of the whole scheduler on every event.
+    /// changed `self`, it would be handed a copy of the whole scheduler on every event.
     private mutating func wakeUpTime() -> Double? {
         guard progress.playing == nil, progress.nextIndex < queue.count, phase != .paused else { return nil }
         let now = progress.time ?? -.infinity

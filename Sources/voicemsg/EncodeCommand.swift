@@ -97,7 +97,7 @@ struct EncodeCommand: AsyncParsableCommand {
             }
         }
         let pipeline = MessagePipeline(configuration: configuration)
-        // The README's batch example names a folder that a fresh checkout does not have.
+        // A batch names a folder that need not exist yet.
         if let outputDir {
             do {
                 try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)

@@ -1,7 +1,7 @@
 import AudioPipeline
 import ArgumentParser
 
-/// Exit statuses, documented in `--help` and the README.
+/// Exit statuses, documented in `--help` and docs/cli.md.
 enum ExitStatus {
     /// Some input could not be processed (unreadable, out of limits, unwritable output...).
     static let failure: Int32 = 1

@@ -58,7 +58,7 @@ struct SimulateCommand: AsyncParsableCommand {
 
     private func simulate() throws {
         let loaded = try messages.map { try Self.loadMessage($0, withSamples: mixdown != nil) }
-        // The README promises a clear error here, not a silent guess: the track's length is
+        // A clear error here, not a silent guess: the track's length is
         // what was run, not what was planned, and a 50% marker placed on it moves with it.
         if plannedDistance == nil, let relative = loaded.first(where: { $0.marker.isRelative }) {
             printError("\(relative.file): marker '\(relative.marker.canonical)' is relative to the run's length; give --planned-distance, such as --planned-distance 10km")
@@ -163,7 +163,8 @@ struct SimulateCommand: AsyncParsableCommand {
     }
 }
 
-/// The `--json` shape promised in issue 3 (plus the reason and the planned distance).
+/// The `--json` shape (docs/cli.md): the run's distances and duration, then each message's
+/// start or why it never started.
 private struct SimulationJSON: Encodable {
     var distanceMeters: Double
     var pathDistanceMeters: Double

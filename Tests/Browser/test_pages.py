@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Browser tests of the recording page and the runner's page (issue 11), in headless Chromium.
+"""Browser tests of the recording page and the runner's page, in headless Chromium.
 
 Starts a real `voicemsg-server serve` on loopback with a temporary data folder, creates runs
 through the API, and drives Debian's Chromium through Selenium with a fake microphone that
@@ -8,12 +8,12 @@ plays a real speech WAV made by espeak-ng. ffmpeg judges the processed audio.
 Each check ends as one of:
   PASS   it holds;
   FAIL   it does not (the script exits 1);
-  XFAIL  it does not, for a reason the project knows and named below: an endpoint the lead
-         adds after the store split (DELETE, the sender token, played), or the FFmpeg decoder
-         another issue adds (the server decodes through libsndfile, which reads no WebM or
-         MP4). An XFAIL is recognised by the failure it shows (a "not available on this server
-         yet" note, a libsndfile error), never assumed; any other failure is a FAIL;
-  XPASS  it was expected to fail and now holds: remove the mark.
+  XFAIL  it does not, for a reason named below: a server without a feature the pages can do
+         without (DELETE /v1/messages/{id}, the sender token in the upload answer, or the
+         FFmpeg decoder that reads WebM and MP4). An XFAIL is recognised by the failure it
+         shows (a "not available on this server yet" note, a libsndfile error), never
+         assumed; any other failure is a FAIL;
+  XPASS  a check marked as expected to fail holds: remove the mark.
 
 Two scenarios start servers of their own: `countdown` with --max-recording-seconds 8, and
 `https` with --tls-cert/--tls-key and a self-signed certificate made by openssl, opened under
@@ -57,12 +57,12 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
-# The failures that are known and expected today, recognised by what they show.
+# A server without a feature the pages can do without, recognised by the failure it shows.
 DECODER_MISSING = re.compile(r"libsndfile|not an audio file", re.I)
 NOT_YET = "not available on this server yet"
-WHY_DECODER = "needs the FFmpeg decoder (the server reads no WebM/MP4 through libsndfile yet)"
-WHY_SENDER_TOKEN = "needs the sender token in the upload answer (LATER endpoint)"
-WHY_DELETE = "needs DELETE /v1/messages/{id} (LATER endpoint)"
+WHY_DECODER = "needs a server whose FFmpeg decoder reads WebM and MP4 (libsndfile reads neither)"
+WHY_SENDER_TOKEN = "needs a server whose upload answer carries the sender token"
+WHY_DELETE = "needs a server with DELETE /v1/messages/{id}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -418,7 +418,7 @@ class Browser:
 
     def check_console(self, results, scenario, allowed_network=()):
         """Fails on any CSP violation or JavaScript error; a failed request is allowed only
-        when the scenario expects it (a cut connection, a LATER endpoint's 404)."""
+        when the scenario expects it (a cut connection, an endpoint the server lacks)."""
         self.collect()
         problems = list(self.page_problems)
         for entry in self.console:

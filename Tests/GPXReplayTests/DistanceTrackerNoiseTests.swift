@@ -4,7 +4,7 @@ import GPXReplay
 import RunTracking
 import TestSupport
 
-/// The acceptance tests of issue 3: a clean path (a real track, smoothed heavily) with
+/// The tracker on a clean path (a real track, smoothed heavily) with
 /// realistic noise (Gauss–Markov σ 5 m per axis, τ 30 s, 1 Hz, 1% dropouts, 100 m spikes).
 struct DistanceTrackerNoiseTests {
     static let noise = GaussMarkovNoise.Configuration(

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import RunTracking
 
-/// Issue 12: the real tracks as recorded, without added noise, at every pace from 0.8 m/s to
+/// The real tracks as recorded, without added noise, at every pace from 0.8 m/s to
 /// 6.5 m/s and every fix interval from 1 s to 15 s, steady or varying. Their point-to-point
 /// sum is an upper bound, and the jitter is all the tracker may take off: within -4%/+1%.
 struct RealTrackPaceTests {

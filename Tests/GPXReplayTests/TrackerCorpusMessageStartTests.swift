@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import RunTracking
 
-/// Issue 12's "messages start on time", judged along the true path: every message starts
+/// Messages start on time, judged along the true path: every message starts
 /// within 15 m of its marker when fixes come every 5 s or more often, within 40 m at 15 s.
 ///
 /// A start's lateness along the true path is the scheduler's part (how far past the marker the

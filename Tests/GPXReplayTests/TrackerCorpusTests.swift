@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import RunTracking
 
-/// Issue 12's acceptance on the tracker corpus: distance within ±2% of the clean path's
+/// The tracker corpus: distance within ±2% of the clean path's
 /// length, every message once and in order, and each started on time. The figures are
 /// printed; `scripts/tracker-corpus.sh` prints the same table from an optimised build.
 struct TrackerCorpusTests {

@@ -67,8 +67,8 @@ struct DistanceTrackerTests {
     }
 
     @Test func aWalkWithAFixEveryFifteenSecondsIsCounted() {
-        // The case of issue 12: 1.1 m/s, a fix every 15 s, positions only. With a 10 s gap
-        // limit every fix was a gap and the walk counted nothing.
+        // 1.1 m/s, a fix every 15 s, positions only: with a gap limit under 15 s every fix
+        // would be a gap, and the walk would count nothing.
         var tracker = DistanceTracker()
         for time in stride(from: 0.0, through: 1800, by: 15) {
             _ = tracker.update(with: Self.fix(time, east: time * 1.1, north: 0))

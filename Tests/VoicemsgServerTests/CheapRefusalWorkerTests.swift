@@ -5,9 +5,8 @@ import TestSupport
 
 @testable import VoicemsgServer
 
-/// Acceptance, cheap refusals (issue 16): the upload that cost 15 s of worker time, a 259 KB
-/// FLAC of ten minutes of 8-channel silence at 384 kHz, is refused by the worker's processor at
-/// its header; the same at 192 kHz, a rate that is accepted, once its first 30 s have decoded
+/// Cheap refusals: a 259 KB FLAC of ten minutes of 8-channel silence at 384 kHz, which would
+/// cost 15 s of worker time to decode, is refused by the worker's processor at its header; the same at 192 kHz, a rate that is accepted, once its first 30 s have decoded
 /// as digital silence. Each in one line, as a failure of that input that is not retried.
 @Suite struct CheapRefusalWorkerTests {
     struct Case: Sendable, CustomTestStringConvertible {

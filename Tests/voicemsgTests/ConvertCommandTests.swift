@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `voicemsg convert` through the command line, as the README shows it: Ogg Opus to CAF and
+/// `voicemsg convert` through the command line, as docs/cli.md shows it: Ogg Opus to CAF and
 /// back, without re-encoding. Judged by other tools: ffprobe names the containers and lists the
 /// packets, ffmpeg (through libopus) decodes the CAF, and opusdec the Ogg.
 @Suite struct ConvertCommandTests {
@@ -21,10 +21,10 @@ import TestSupport
 
         let toCAF = try CommandLine.voicemsg(["convert", path("mum.opus"), path("mum.caf")])
         #expect(toCAF.status == 0, "\(toCAF.standardError)")
-        #expect(try ReadmeStumbleTests.probe(path("mum.caf")) == "caf opus")
+        #expect(try FFprobe.containerAndCodec(path("mum.caf")) == "caf opus")
         let back = try CommandLine.voicemsg(["convert", path("mum.caf"), path("back.opus")])
         #expect(back.status == 0, "\(back.standardError)")
-        #expect(try ReadmeStumbleTests.probe(path("back.opus")) == "ogg opus")
+        #expect(try FFprobe.containerAndCodec(path("back.opus")) == "ogg opus")
 
         // The same packets in all three files: a rewrap, not an encode.
         let original = try Self.packetSizes(path("mum.opus"))
@@ -60,7 +60,7 @@ import TestSupport
         let toWebM = try CommandLine.voicemsg(["convert", "--json", path("mum.opus"), path("mum.webm")])
         #expect(toWebM.status == 0, "\(toWebM.standardError)")
         #expect(toWebM.text.replacingOccurrences(of: " ", with: "").contains("\"to\":\"webm\""), "\(toWebM.text)")
-        #expect(try ReadmeStumbleTests.probe(path("mum.webm")) == "matroska,webm opus")
+        #expect(try FFprobe.containerAndCodec(path("mum.webm")) == "matroska,webm opus")
         let original = try Self.packetSizes(path("mum.opus"))
         try #require(original.count > 50)
         #expect(try Self.packetSizes(path("mum.webm")) == original)
@@ -77,7 +77,7 @@ import TestSupport
             let result = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "--marker", "5km", "--json"] + arguments)
             #expect(result.status == 0, "\(result.standardError)")
             #expect(result.text.replacingOccurrences(of: " ", with: "").contains("\"container\":\"webm\""), "\(result.text)")
-            #expect(try ReadmeStumbleTests.probe(arguments.last!) == "matroska,webm opus")
+            #expect(try FFprobe.containerAndCodec(arguments.last!) == "matroska,webm opus")
         }
         // A WebM goes out, not back in: rewrapping it again is refused in one line.
         let back = try CommandLine.voicemsg(["convert", path("mum.webm"), path("back.opus")])

@@ -1,10 +1,9 @@
 import Foundation
 import Testing
 
-/// No C library writes to the CLI's stderr (issue 13): MP3s that made libmpg123 print "Note:
-/// Illegal Audio-MPEG-Header", "Trying to resync" and an ID3 warning when libsndfile decoded
-/// them in-process. Whatever happens, stderr holds voicemsg's own lines only, each naming the
-/// file.
+/// No C library writes to the CLI's stderr: damaged MP3s make libmpg123 print "Note: Illegal
+/// Audio-MPEG-Header", "Trying to resync" and an ID3 warning when it decodes them in-process.
+/// Whatever happens, stderr holds voicemsg's own lines only, each naming the file.
 @Suite struct QuietLibrariesTests {
     @Test func damagedMP3sLeaveOnlyVoicemsgsOwnLines() throws {
         let folder = try Fixtures.scratchFolder()

@@ -1,21 +1,20 @@
 // The tracker corpus (not a test): every variant's distance error against the truth, the
 // worst message start, and the worst case and median; the real tracks against their
 // point-to-point sums; standing still. Built by scripts/tracker-corpus.sh with -O from the
-// same sources the tests use. VERBOSE=1 prints every variant, not only those outside a bound;
-// TRACKER="chordSeconds=6,gapSeconds=10" measures other settings. SPEED_NOISE=0.5 scales the
-// phones' Doppler speed noise (σ 0.05-0.2 m/s, correlated over 3 s): with SPEED_NOISE=0 and
-// TRACKER="dopplerNoise=0,largestDopplerNoise=0" every phone variant's start is on time, so
-// what is late there is that noise summed over a run, and the bias left by its estimate.
-// WIDER=1 runs TrackerCorpus.wider instead: more of the grid, with other seeds. POSITION_ONLY=1
-// drops the phones' Doppler speeds, to see what their positions alone would count: on the phone
-// variants, 374 of 688 starts on time against 639 of 697 with the speeds. IDEAL=1 prints, for
-// each phone variant, how many 500 m marks an ideal integrator of its speeds would pass too far
-// off: the speeds' noise summed, with its bias taken out exactly (60 of 685, against the
-// tracker's 58 late starts of 697). ORACLE=1 does the like for the variants without speeds: a
-// chord counter over the raw fixes that knows the corpus's noise exactly, each chord less the
-// length that noise adds to it on average, at five chord lengths; choosing the best length for
-// each variant in hindsight, it passes 60 of 196 marks too far off, against the tracker's 48.
-// ERRS=1 prints, under each variant printed, the distance error (m) at each message start.
+// same sources the tests use; docs/tracker.md keeps its figures. Switches:
+//   VERBOSE=1          every variant, not only those outside a bound
+//   ERRS=1             under each variant printed, the distance error (m) at each message start
+//   TRACKER="chordSeconds=6,gapSeconds=10"   other settings of DistanceTracker.Configuration
+//   SET=tuning, SET=held-out                 one set only
+//   WIDER=1            TrackerCorpus.wider instead: more of the grid, with other seeds
+//   SPEED_NOISE=0.5    scales the phones' Doppler speed noise (σ 0.05-0.2 m/s, correlated over
+//                      3 s); with SPEED_NOISE=0 and TRACKER="dopplerNoise=0,largestDopplerNoise=0",
+//                      what is still late on the phone variants is not that noise
+//   POSITION_ONLY=1    drops the phones' Doppler speeds: what their positions alone would count
+//   IDEAL=1            for each phone variant, how many 500 m marks an ideal integrator of its
+//                      speeds (their noise summed, its bias taken out exactly) passes too far off
+//   ORACLE=1           for the variants without speeds, the same for a chord counter over the
+//                      raw fixes that knows the corpus's noise exactly, at five chord lengths
 import Foundation
 
 let samples = CommandLine.arguments[1]

@@ -200,7 +200,7 @@ public struct MessagePipeline: Sendable {
     /// oversampling filters read up to about a tenth of a dB differently.
     static let peakMargin = 0.1
 
-    /// The tags from DESIGN.md. `R128_TRACK_GAIN` is the gain, in Q7.8 dB, that brings the
+    /// The tags docs/cli.md lists. `R128_TRACK_GAIN` is the gain, in Q7.8 dB, that brings the
     /// output to the EBU R128 reference of -23 LUFS (RFC 7845 §5.2.1).
     func tags(for metadata: MessageMetadata, outputLoudness: Double?) -> OpusTags {
         var tags = OpusTags(vendor: Self.encoderName)

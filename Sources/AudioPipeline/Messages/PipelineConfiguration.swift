@@ -1,4 +1,4 @@
-/// Every setting of the pipeline, with the defaults from DESIGN.md. Each stage keeps its own
+/// Every setting of the pipeline, with the defaults docs/cli.md lists. Each stage keeps its own
 /// configuration; this struct only gathers them. The pipeline works at Opus's rate,
 /// `OpusStream.sampleRate`, which is not a setting.
 public struct PipelineConfiguration: Sendable {

@@ -6,8 +6,8 @@ import NIOHTTP1
 ///
 /// Hummingbird's idle timeout counts from the last decoded part, so it closes a trickled head
 /// too, but only after the whole allowance a kept-alive connection gets between requests (30 s
-/// by default; measured: a head sent a byte every 250 ms closed at the idle timeout, 3.1 s with
-/// `--idle-timeout-seconds 3`). The head gets its own, shorter bound. The clock starts at the first byte read while a head is awaited (a new connection's, or the
+/// by default): a head sent a byte every 250 ms lasts until the idle timeout. The head gets its
+/// own, shorter bound. The clock starts at the first byte read while a head is awaited (a new connection's, or the
 /// next one on a kept-alive connection) and stops when the decoder has the whole head; a body
 /// and the time an answer takes (a long poll's 25 s) are not counted. Bytes of a next request
 /// that arrive in the same read as the previous one's end start its clock at the next read.

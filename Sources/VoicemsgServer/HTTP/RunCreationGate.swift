@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 /// Who may create a run, and how often: a token bucket per client address (429 with
 /// `Retry-After` when empty), or, when run creation is closed to the public, only a request
 /// bearing the operator's admin token. Run creation is the one unauthenticated write, so
-/// without this anyone could create runs as fast as the database takes them (881/s measured).
+/// without this anyone could create runs as fast as the database takes them.
 final class RunCreationGate: Sendable {
     let perMinute: Int
     let adminTokenHash: String?

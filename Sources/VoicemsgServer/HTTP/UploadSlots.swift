@@ -8,10 +8,9 @@ import NIOConcurrencyHelpers
 ///
 /// Each upload in progress holds about 1 MiB (its batch, NIO's buffers, its task) and a file;
 /// a bound keeps a flood of them within a known memory and descriptor budget, and a client told
-/// to come back in a second loses little. Measured on two cores (`make soak-release SOAK=load`),
-/// /healthz stayed faster with all 100 uploads admitted than with 68 of them refused at once:
-/// the refused bodies must still be read (for the answer to reach clients that send before they
-/// read), so a low bound concentrates the work rather than removing it.
+/// to come back in a second loses little. A low bound does not lighten the load: the refused
+/// bodies must still be read (for the answer to reach clients that send before they read), so
+/// it concentrates the work rather than removing it (docs/operations.md, "Load and faults").
 final class UploadSlots: Sendable {
     let limit: Int
     private let taken = NIOLockedValueBox(0)

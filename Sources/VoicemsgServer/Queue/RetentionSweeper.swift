@@ -4,7 +4,7 @@ import ServiceLifecycle
 
 /// Deletes the uploads of messages that failed longer ago than the retention period, once at
 /// start and then every `intervalSeconds`. Failed uploads are rejected bytes nobody will
-/// listen to: a probe left 1,004 of them (27.6 MB) behind, kept forever before this.
+/// listen to, and anyone with an invite can make them: kept forever, they would fill the disk.
 struct RetentionSweeper: Service {
     let store: Store
     let keepFailedSeconds: Double
@@ -27,7 +27,7 @@ struct RetentionSweeper: Service {
                     logger.warning("retention sweep failed, trying again later: \(error)")
                 }
                 // Cancelled at graceful shutdown: the loop ends, and the process exits 0 (a thrown
-                // CancellationError made every `serve` exit 1 on SIGTERM).
+                // CancellationError would make `serve` exit 1 on SIGTERM).
                 try? await Task.sleep(for: .seconds(intervalSeconds))
             }
         }

@@ -119,7 +119,7 @@ import Testing
         }
     }
 
-    /// What issue 5 reports, shown with the independent parser: ffmpeg 5.1's `-c copy` CAF
+    /// Why voicemsg writes its own CAF, shown with the independent parser: ffmpeg 5.1's `-c copy` CAF
     /// claims every decoded frame is valid (no priming, no remainder), so a player plays the
     /// encoder's pre-skip and the end padding as audio, and it drops the tags.
     @Test func ffmpegCopyGetsPrimingRemainderAndTagsWrong() throws {

@@ -43,7 +43,7 @@ import Testing
         return cases
     }
 
-    /// The acceptance of issue 2: the detected edges within ±50 ms of the truth, nothing of the
+    /// The detected edges within ±50 ms of the truth, nothing of the
     /// speech cut, at most padding + 100 ms of dead air left at each end, inner pauses kept.
     @Test func findsSpeechWithinFiftyMillisecondsAcrossTheGrid() throws {
         let trimmer = SpeechTrimmer()

@@ -1,13 +1,11 @@
 import Foundation
 import Testing
 
-/// What a newcomer stumbled on while following the README (issue 15), each run through the
-/// built `voicemsg`, with ffprobe and ffmpeg judging the files. Every test here failed on main
-/// before issue 15's fixes (f828f2e) and passes after, except `negativeValuesInRangeAreAccepted`,
-/// the control that the uniform parsing still takes the negative values that always worked.
-@Suite struct ReadmeStumbleTests {
-    /// The README's batch example, `--output-dir out/`, failed on a fresh checkout: the folder
-    /// was not created.
+/// The command line as a newcomer first uses it, following docs/cli.md: each test runs the
+/// built `voicemsg`, with ffprobe and ffmpeg judging the files.
+@Suite struct CommandLineUsageTests {
+    /// The batch example, `--output-dir out/`, works on a fresh checkout: the folder, nested
+    /// ones included, is created.
     @Test func outputDirIsCreated() throws {
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -18,12 +16,12 @@ import Testing
         let written = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
         #expect(written == ["speech-0.5-1.0.opus", "speech-1.0-1.0.opus"])
         for name in written {
-            #expect(try Self.probe(out + name) == "ogg opus", "\(name)")
+            #expect(try FFprobe.containerAndCodec(out + name) == "ogg opus", "\(name)")
         }
     }
 
-    /// `encode -o mum.caf` without `--format caf` wrote Ogg into a `.caf` file. The container
-    /// now follows the extension unless --format says otherwise; ffprobe judges what was written.
+    /// `encode -o mum.caf` writes CAF without `--format caf`: the container follows the
+    /// extension unless --format says otherwise; ffprobe judges what was written.
     @Test(arguments: [
         ("mum.caf", nil, "caf opus"),
         ("mum.opus", nil, "ogg opus"),
@@ -38,7 +36,7 @@ import Testing
         let result = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker", "5km"]
                                               + (format.map { ["--format", $0] } ?? []))
         try #require(result.status == 0, "\(result.standardError)")
-        #expect(try Self.probe(output) == expected, "-o \(name) --format \(format ?? "-")")
+        #expect(try FFprobe.containerAndCodec(output) == expected, "-o \(name) --format \(format ?? "-")")
     }
 
     /// A contradiction between -o's extension and --format is refused, and nothing is written.
@@ -54,9 +52,9 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
-    /// `--target-lufs -20` worked while `--max-gain -3` and `--pad-before -10` answered "Missing
-    /// value": every numeric option now reads a negative number as its value, then its range
-    /// check answers, naming the option.
+    /// Every numeric option reads a negative number as its value (`--max-gain -3` as
+    /// `--target-lufs -20`), never as an unknown flag ("Missing value"); then its range check
+    /// answers, naming the option.
     @Test(arguments: [
         (["--max-gain", "-3"], "Error: --max-gain cannot be negative."),
         (["--pad-before", "-10"], "Error: --pad-before cannot be negative."),
@@ -84,7 +82,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
-    /// Negative values inside the ranges are taken, spaced as `--target-lufs -20` always was.
+    /// Negative values inside the ranges are taken, spaced as in `--target-lufs -20`: the
+    /// control for the test above.
     @Test func negativeValuesInRangeAreAccepted() throws {
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -98,8 +97,8 @@ import Testing
         #expect(judge.truePeak <= -3 + 0.1, "\(judge)")
     }
 
-    /// simulate's table said neither what a negative "late m" means nor why the finish message
-    /// was hundreds of metres "late" when the run ended short of the plan.
+    /// simulate's table says what a negative "late m" means, and does not call the finish
+    /// message hundreds of metres "late" when the run ended short of the plan: a note says so.
     @Test func simulateTableExplainsItself() throws {
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -107,7 +106,7 @@ import Testing
         let encode = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", finish, "--marker", "finish"])
         try #require(encode.status == 0, "\(encode.standardError)")
         // The track is about 12.2 km; a 15 km plan puts the finish where the run never gets.
-        let result = try CommandLine.voicemsg(["simulate", "--gpx", ReadmeClaimsTests.track, finish, "--planned-distance", "15km", "--json"])
+        let result = try CommandLine.voicemsg(["simulate", "--gpx", CommandLineContractTests.track, finish, "--planned-distance", "15km", "--json"])
         try #require(result.status == 0, "\(result.standardError)")
         let json = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
         let ran = try #require(json["distanceMeters"] as? Double)
@@ -116,7 +115,7 @@ import Testing
         let path = try #require(json["pathDistanceMeters"] as? Double)
         #expect(path > ran && path < ran * 1.06, "points \(path) m, tracker \(ran) m")
 
-        let table = try CommandLine.voicemsg(["simulate", "--gpx", ReadmeClaimsTests.track, finish, "--planned-distance", "15km"]).text
+        let table = try CommandLine.voicemsg(["simulate", "--gpx", CommandLineContractTests.track, finish, "--planned-distance", "15km"]).text
         print(table)
         let lines = table.split(separator: "\n").map(String.init)
         let row = try #require(lines.first { $0.hasPrefix("finish.opus") })
@@ -126,8 +125,8 @@ import Testing
         #expect(lines.contains { $0.contains("finish.opus") && $0.contains("\(shortfall) m short") }, "a note says the run ended short")
     }
 
-    /// `voicemsg serve --help` printed "USAGE: voicemsg-server serve", and --host did not say
-    /// that the default takes connections on every interface.
+    /// `voicemsg serve --help` names the command the user typed ("USAGE: voicemsg serve", not
+    /// voicemsg-server's), and --host says that the default takes connections on every interface.
     @Test func serveHelpNamesTheCommandAndTheHost() throws {
         let help = try CommandLine.voicemsg(["serve", "--help"])
         #expect(help.status == 0)
@@ -138,7 +137,7 @@ import Testing
         #expect(text.contains("(default: 0.0.0.0)"))
     }
 
-    /// The startup line said "1 workers".
+    /// The startup line counts its workers in good English: "1 worker".
     @Test func serveStartupLineCountsWorkers() async throws {
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -165,14 +164,5 @@ import Testing
         }
         let startup = try #require(line, "no startup line: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
         #expect(startup.hasSuffix("; 1 worker"), "\(startup)")
-    }
-
-    /// "ogg opus" or "caf opus": the container and codec as ffprobe reads them.
-    static func probe(_ path: String) throws -> String {
-        let result = try CommandLine.tool("ffprobe", ["-v", "error", "-show_entries", "format=format_name:stream=codec_name",
-                                                      "-of", "default=noprint_wrappers=1:nokey=1", path])
-        let values = result.text.split(separator: "\n").map(String.init)
-        // ffprobe prints the stream's codec, then the format's name.
-        return "\(values.last ?? "") \(values.first ?? "")"
     }
 }

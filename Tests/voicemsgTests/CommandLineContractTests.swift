@@ -1,15 +1,14 @@
 import Foundation
 import Testing
 
-/// The README's numbered claims that a newcomer found untrue (issue 15), each run through the
-/// built `voicemsg` as a user would, with ffmpeg judging any property of the audio. Every test
-/// here failed on main before issue 15's fixes (f828f2e) and passes after.
-@Suite struct ReadmeClaimsTests {
+/// What docs/cli.md promises about the command line, each promise run through the built
+/// `voicemsg` as a user would, with ffmpeg judging any property of the audio.
+@Suite struct CommandLineContractTests {
     static let track = RunSimulatorFixture.gpxFolder.appendingPathComponent("strava-run-with-pauses.gpx").path
 
-    /// Claim 1: "Relative markers need the run's planned distance ...; without it they are a
-    /// clear error." main exited 0 and placed 50% on the track's own length.
-    @Test func claim1RelativeMarkerWithoutPlannedDistanceIsAClearError() throws {
+    /// "Relative markers need the run's planned distance ...; without it they are refused": not
+    /// placed on the track's own length.
+    @Test func relativeMarkerWithoutPlannedDistanceIsAClearError() throws {
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let halfway = folder.appendingPathComponent("halfway.opus").path
@@ -30,17 +29,17 @@ import Testing
         let plays = try #require(json["plays"] as? [[String: Any]])
         #expect(plays.first?["markerMeters"] as? Double == 6_000)
 
-        // And --help no longer documents the fallback the README contradicts.
+        // And --help documents no fallback to the track's length.
         let help = try CommandLine.voicemsg(["simulate", "--help"]).text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(!help.contains("default: the track's length") && !help.contains("tracked length is the plan"), "\(help)")
         #expect(help.contains("needed by relative markers") && help.contains("refused without it (exit 64)"), "\(help)")
     }
 
-    /// Claim 2: "`inspect --json` always has ... `integratedLoudness` (LUFS), `truePeak`
-    /// (dBTP)". main left both out for digital silence, and the loudness out for speech at -60 dB.
-    /// A level is null exactly when ffmpeg finds nothing to measure.
+    /// "`inspect --json` always has ... `integratedLoudness` (LUFS), `truePeak` (dBTP)", for
+    /// digital silence and speech at -60 dB too. A level is null exactly when ffmpeg finds
+    /// nothing to measure.
     @Test(arguments: ["silence", "speech at -60 dBFS"])
-    func claim2InspectJSONAlwaysHasBothLevels(_ kind: String) throws {
+    func inspectJSONAlwaysHasBothLevels(_ kind: String) throws {
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("input.wav").path
@@ -72,9 +71,9 @@ import Testing
         }
     }
 
-    /// Claim 3: "`--json` prints one object for one input and an array for several." main's
-    /// `inspect --json bad.wav good.opus` printed one object and left the failed file out.
-    @Test func claim3InspectJSONPrintsAnArrayWithAnErrorObject() throws {
+    /// "`--json` prints one object for one input and an array for several", a failed input
+    /// included, as an error object.
+    @Test func inspectJSONPrintsAnArrayWithAnErrorObject() throws {
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let good = folder.appendingPathComponent("good.opus").path
@@ -104,18 +103,18 @@ import Testing
         #expect(Set(array[0].keys) == ["file", "error", "errorCode"])
     }
 
-    /// Claim 4: "64 for bad arguments". main exited 1 for simulate's distance and pace (fixed
-    /// since, kept here), and 0 for the negative values and the container contradiction below.
+    /// "64 for bad arguments": simulate's distance and pace, negative values out of range, and
+    /// a container that contradicts the output's extension.
     @Test(arguments: [
-        (["simulate", "--gpx", ReadmeClaimsTests.track, "m.opus", "--planned-distance", "5xx"], "--planned-distance"),
-        (["simulate", "--gpx", ReadmeClaimsTests.track, "m.opus", "--planned-distance", "50%"], "--planned-distance"),
-        (["simulate", "--gpx", ReadmeClaimsTests.track, "m.opus", "--pace", "fast"], "--pace"),
+        (["simulate", "--gpx", CommandLineContractTests.track, "m.opus", "--planned-distance", "5xx"], "--planned-distance"),
+        (["simulate", "--gpx", CommandLineContractTests.track, "m.opus", "--planned-distance", "50%"], "--planned-distance"),
+        (["simulate", "--gpx", CommandLineContractTests.track, "m.opus", "--pace", "fast"], "--pace"),
         (["encode", "IN", "-o", "OUT.opus", "--marker", "5km", "--speech-threshold=-3"], "--speech-threshold"),
         (["encode", "IN", "-o", "OUT.opus", "--marker", "5km", "--min-speech=-5"], "--min-speech"),
         (["encode", "IN", "-o", "OUT.opus", "--marker", "5km", "--highpass=-5"], "--highpass"),
         (["encode", "IN", "-o", "OUT.caf", "--marker", "5km", "--format", "ogg"], "--format"),
     ])
-    func claim4BadArgumentsExit64(_ arguments: [String], _ option: String) throws {
+    func badArgumentsExit64(_ arguments: [String], _ option: String) throws {
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = try Fixtures.speechWAV()
@@ -129,10 +128,10 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing written")
     }
 
-    /// Claim 5: "the true peak must stay under -1 dBTP ... if not, encode again". At 6 kb/s
-    /// the codec's overshoot outgrows every pass on this hot recording; main called it done
-    /// with exit 0, no warning and nothing in the report.
-    @Test func claim5AMissedTruePeakCeilingIsNeverSilent() throws {
+    /// "the true peak must stay under -1 dBTP ... if not, encode again". At 6 kb/s the codec's
+    /// overshoot outgrows every pass on this hot recording: the file is written and the run
+    /// exits 0, but never silently: a warning line and the report say so.
+    @Test func aMissedTruePeakCeilingIsNeverSilent() throws {
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = InspectRecordedLoudnessTests.samples.appendingPathComponent("05-hot-finish-1km.wav").path

@@ -2,11 +2,12 @@ import Foundation
 import Testing
 import RunTracking
 
-/// The README's example of the RunTracking API, compiled and run. The code between the
-/// `README` comments is the README's code block, word for word; the last test checks that.
-struct ReadmeExampleTests {
+/// The example of RunTracking's integration article (the DocC catalogue's
+/// IntegratingRunTracking.md), compiled and run. The code between the `Article` comments is the
+/// article's code block, word for word; the last test checks that.
+struct IntegrationArticleExampleTests {
     @Test func theExampleRunsAFiveKilometreRunWithASaveAndRestore() throws {
-        // README begin
+        // Article begin
         /// What the app keeps for a run, and saves when the system suspends it.
         struct Run: Codable {
             var tracker = DistanceTracker()
@@ -44,12 +45,22 @@ struct ReadmeExampleTests {
         func timerFired(at time: Double) { obey(run.scheduler.handle(.tick(time: time))) }
         func runStopped(at time: Double) { obey(run.scheduler.handle(.runFinished(time: time))) }
 
+        /// The runner pressed pause, then carried on: the distance stands still, and nothing starts.
+        func runPaused(at time: Double) {
+            run.tracker.pause()
+            obey(run.scheduler.handle(.pause(time: time)))
+        }
+        func runResumed(at time: Double) {
+            run.tracker.resume()
+            obey(run.scheduler.handle(.resume(time: time)))
+        }
+
         /// Suspended, then relaunched: the run carries on exactly where it was.
         func saveAndRestore() throws {
             let saved = try JSONEncoder().encode(run)
             run = try JSONDecoder().decode(Run.self, from: saved)
         }
-        // README end
+        // Article end
 
         // Drive it: due north at 3 m/s, a fix a second, each message playing 6 s, the app
         // suspended and relaunched at 2.5 km.
@@ -87,18 +98,16 @@ struct ReadmeExampleTests {
         #expect(abs(run.tracker.meters - length) < length * 0.01)
     }
 
-    @Test func theReadmeShowsThisCode() throws {
+    @Test func theArticleShowsThisCode() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let begin = try #require(source.range(of: "        // README begin\n"))
-        let end = try #require(source.range(of: "        // README end\n"))
+        let begin = try #require(source.range(of: "        // Article begin\n"))
+        let end = try #require(source.range(of: "        // Article end\n"))
         // The block without the test's indentation.
         let block = source[begin.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasPrefix("        ") ? String($0.dropFirst(8)) : String($0) }.joined(separator: "\n")
-        // Until the lead merges it into the README, the section lives in RUNTRACKING_API.md.
-        let documents = ["README.md", "RUNTRACKING_API.md"].compactMap {
-            try? String(contentsOf: root.appendingPathComponent($0), encoding: .utf8)
-        }
-        #expect(documents.contains { $0.contains(block) }, "the README's RunTracking example differs from this test's code")
+        let article = try String(
+            contentsOf: root.appendingPathComponent("Sources/RunTracking/RunTracking.docc/IntegratingRunTracking.md"), encoding: .utf8)
+        #expect(article.contains(block), "the integration article's example differs from this test's code")
     }
 }
