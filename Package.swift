@@ -118,7 +118,6 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -133,19 +132,13 @@ let package = Package(
                 "RunTracking",
                 "GPXReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            linkerSettings: [
-                // A position-independent executable has every pointer in Swift's metadata
-                // relocated, and so written, at start-up: 2 MiB of dirty pages before the first
-                // sample. The command line is linked at a fixed address in release builds on
-                // Linux; voicemsg-server, which faces the network, keeps full ASLR.
-                .unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release)),
             ]
         ),
         .executableTarget(
             name: "voicemsg-server",
             dependencies: [
                 "VoicemsgServer",
+                "AudioPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
