@@ -42,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // FileDescriptor and Errno for the decoder child's descriptors in AudioPipeline.
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // The retention sweeper's timer.
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
     ],
     targets: [
         systemLibrary("CSndfile", pkgConfig: "sndfile", apt: "libsndfile1-dev", brew: "libsndfile"),
@@ -119,6 +121,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),
         // The command line. It keeps to AudioPipeline, so `voicemsg encode` starts small;
@@ -184,6 +187,8 @@ let package = Package(
             name: "VoicemsgServerTests",
             dependencies: [
                 "VoicemsgServer",
+                // The command line's options, whose help is checked against the configuration.
+                "voicemsg-server",
                 "AudioPipeline",
                 "RunTracking",
                 "TestSupport",
@@ -193,6 +198,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "voicemsgTests", dependencies: ["voicemsg", "AudioPipeline", "RunTracking", "GPXReplay", "TestSupport"]),

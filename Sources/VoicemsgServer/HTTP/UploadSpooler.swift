@@ -42,7 +42,7 @@ struct UploadSpooler: Sendable {
     /// closes a body that stops; this one that trickles (a byte a second would hold a 25 MB
     /// upload's connection for 289 days). 500 B/s is far below any phone network; 0 turns it off.
     var minimumBytesPerSecond = 500.0
-    var graceSeconds = 20.0
+    var graceSeconds = APIConfiguration.uploadPaceGrace.inSeconds
     /// How long the body has been arriving, from the instant its spooling started: the clock
     /// the pace is judged by (tests give one that ticks per piece).
     var timeSince: @Sendable (ContinuousClock.Instant) -> Duration = { $0.duration(to: .now) }
