@@ -44,6 +44,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // The retention sweeper's timer.
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+        // The tests' long-running child processes (servers, workers), started, signalled and reaped.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         systemLibrary("CSndfile", pkgConfig: "sndfile", apt: "libsndfile1-dev", brew: "libsndfile"),
@@ -164,8 +166,15 @@ let package = Package(
             dependencies: ["DecoderWire", "DecoderSandbox", .target(name: "CSeccomp", condition: .when(platforms: [.linux]))],
             path: "Tests/FaultyDecoder"
         ),
-        // The process runner and scratch folders every test target uses.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // The process runners and scratch folders every test target uses.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "RunTrackingTests",
             dependencies: [
