@@ -72,8 +72,8 @@ bench: setup
 	scripts/bench-wasm.sh
 	scripts/bench-server.sh "$(RELEASE_BIN)/voicemsg"
 
-# Records the hot paths' allocation counts in Benchmarks/Thresholds after a change meant to
-# move them.
+# Records the hot paths' allocation counts in Benchmarks/Thresholds/<Swift major.minor> after a
+# change meant to move them, or on a new compiler.
 bench-thresholds: setup
 	SWIFT=$(SWIFT) scripts/bench-hot-paths.sh --update-thresholds
 

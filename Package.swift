@@ -36,7 +36,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
-        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         // HTTPS for `voicemsg serve --tls-cert/--tls-key`; voicemsg-server only, never the CLI.
@@ -46,6 +45,10 @@ let package = Package(
         // `swift package generate-documentation --target RunTracking`: the DocC catalogue an
         // app developer reads. A plugin only; nothing of it is linked.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The retention sweeper's timer.
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+        // The tests' long-running child processes (servers, workers), started, signalled and reaped.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         systemLibrary("CSndfile", pkgConfig: "sndfile", apt: "libsndfile1-dev", brew: "libsndfile"),
@@ -122,8 +125,8 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),
         // The command line. It keeps to AudioPipeline, so `voicemsg encode` starts small;
@@ -135,19 +138,13 @@ let package = Package(
                 "RunTracking",
                 "GPXReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            linkerSettings: [
-                // A position-independent executable has every pointer in Swift's metadata
-                // relocated, and so written, at start-up: 2 MiB of dirty pages before the first
-                // sample. The command line is linked at a fixed address in release builds on
-                // Linux; voicemsg-server, which faces the network, keeps full ASLR.
-                .unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release)),
             ]
         ),
         .executableTarget(
             name: "voicemsg-server",
             dependencies: [
                 "VoicemsgServer",
+                "AudioPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -172,8 +169,15 @@ let package = Package(
             dependencies: ["DecoderWire", "DecoderSandbox", .target(name: "CSeccomp", condition: .when(platforms: [.linux]))],
             path: "Tests/FaultyDecoder"
         ),
-        // The process runner and scratch folders every test target uses.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // The process runners and scratch folders every test target uses.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "RunTrackingTests",
             dependencies: [
@@ -195,6 +199,8 @@ let package = Package(
             name: "VoicemsgServerTests",
             dependencies: [
                 "VoicemsgServer",
+                // The command line's options, whose help is checked against the configuration.
+                "voicemsg-server",
                 "AudioPipeline",
                 "RunTracking",
                 "TestSupport",
@@ -204,6 +210,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "voicemsgTests", dependencies: ["voicemsg", "AudioPipeline", "RunTracking", "GPXReplay", "TestSupport"]),

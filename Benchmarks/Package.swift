@@ -5,8 +5,10 @@ import PackageDescription
 // so that its dependencies (and the malloc interposer) never reach a user's build.
 //
 //     swift package benchmark                          run them all
-//     swift package benchmark thresholds check         compare with Thresholds/, as CI would
-//     swift package --allow-writing-to-package-directory benchmark thresholds update
+//     swift package benchmark thresholds check --path Thresholds/6.3     compare with one compiler's counts
+//     swift package --allow-writing-to-package-directory benchmark thresholds update --path Thresholds/6.3
+// The counts are kept per compiler (major.minor), as swift-nio keeps its own;
+// scripts/bench-hot-paths.sh picks the folder of the compiler it runs.
 let package = Package(
     name: "voicemsg-benchmarks",
     platforms: [.macOS(.v14)],

@@ -3,46 +3,45 @@ import VoicemsgServer
 
 /// Queue timing shared by `serve` and `worker`. The defaults suit production; tests shorten them.
 struct QueueOptions: ParsableArguments {
-    /// A busy worker renews its lease every third of it; below this a renewal delayed by a slow
-    /// database or a busy machine can let a live worker's job be taken over.
-    static let shortestLeaseSeconds = 10.0
+    private static var defaults: QueueConfiguration { ServerDefaults.configuration.queue }
 
-    @Option(help: "Seconds a job stays claimed without a heartbeat (at least 10; renewed every third of it).")
-    var leaseSeconds: Double = 30
+    @Option(help: "Seconds a job stays claimed without a heartbeat (at least \(QueueConfiguration.shortestLease.defaultValueDescription); renewed every third of it).")
+    var leaseSeconds: Duration = defaults.lease
 
-    @Option(help: "Attempts before a message fails for good, counting crashed attempts.")
-    var maxAttempts: Int = 5
+    @Option(help: "Attempts before a message fails for good, counting crashed attempts; each message takes it when it is uploaded.")
+    var maxAttempts: Int = ServerDefaults.configuration.api.maxAttempts
 
     @Option(help: "First retry delay in seconds after a transient failure; doubles each time.")
-    var retryBaseSeconds: Double = 2
+    var retryBaseSeconds: Duration = defaults.retryBaseDelay
 
     @Option(help: "Seconds between looks for work when nothing wakes an idle worker.")
-    var pollSeconds: Double = 2
+    var pollSeconds: Duration = defaults.pollInterval
 
     @Option(help: "Seconds jobs in flight may take to finish after SIGTERM or SIGINT.")
-    var shutdownGraceSeconds: Double = 20
-
-    @Option(help: "Log level: trace, debug, info, notice, warning, error.")
-    var logLevel: String = "info"
+    var shutdownGraceSeconds: Duration = defaults.shutdownGrace
 
     func validate() throws {
-        guard leaseSeconds > 0, pollSeconds > 0, retryBaseSeconds >= 0, shutdownGraceSeconds >= 0 else {
+        guard leaseSeconds > .zero, pollSeconds > .zero, retryBaseSeconds >= .zero, shutdownGraceSeconds >= .zero else {
             throw ValidationError("times must be positive")
         }
-        guard leaseSeconds >= Self.shortestLeaseSeconds else {
+        let shortest = QueueConfiguration.shortestLease
+        guard leaseSeconds >= shortest else {
             throw ValidationError(
-                "--lease-seconds must be at least \(Int(Self.shortestLeaseSeconds)): a live worker renews its lease every third of it, and a shorter lease can expire under a slow database")
+                "--lease-seconds must be at least \(shortest.defaultValueDescription): a live worker renews its lease every third of it, and a shorter lease can expire under a slow database")
         }
         guard maxAttempts >= 1 else { throw ValidationError("--max-attempts must be at least 1") }
     }
 
-    var configuration: QueueConfiguration {
-        var configuration = QueueConfiguration()
-        configuration.leaseSeconds = leaseSeconds
-        configuration.maxAttempts = maxAttempts
-        configuration.retryBaseSeconds = retryBaseSeconds
-        configuration.pollSeconds = pollSeconds
-        configuration.shutdownGraceSeconds = shutdownGraceSeconds
-        return configuration
+    func apply(to queue: inout QueueConfiguration) {
+        queue.lease = leaseSeconds
+        queue.retryBaseDelay = retryBaseSeconds
+        queue.pollInterval = pollSeconds
+        queue.shutdownGrace = shutdownGraceSeconds
     }
+}
+
+/// How much the server says on stderr.
+struct LogOptions: ParsableArguments {
+    @Option(help: "Log level: trace, debug, info, notice, warning, error.")
+    var logLevel: String = "info"
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioPipeline
 import Foundation
 
 /// The server half of voicemsg: the HTTP API and the queue workers. `voicemsg serve` and
@@ -13,7 +14,7 @@ struct VoicemsgServerCommand: AsyncParsableCommand {
             Usually started as `voicemsg serve` or `voicemsg worker`, which run this program \
             with the same arguments.
             """,
-        version: "0.1.0",
+        version: VoicemsgVersion.current,
         subcommands: [ServeCommand.self, WorkerCommand.self]
     )
 

@@ -13,15 +13,19 @@ struct WorkerCommand: AsyncParsableCommand {
             in flight finish within the grace period, the rest go back to the queue.
             """)
 
-    @Option(help: "PostgreSQL URL, postgres://user:password@host:port/database.")
-    var database: String
+    @Option(help: "PostgreSQL URL, postgres://user:password@host:port/database. \(DatabaseURL.environmentHelp)")
+    var database: String?
 
     @Option(help: "Jobs processed at once (default: the number of cores).")
     var concurrency: Int?
 
-    @OptionGroup var queue: QueueOptions
+    @OptionGroup var log: LogOptions
+    @OptionGroup(title: "Queue") var queue: QueueOptions
 
     func validate() throws {
+        guard let database = DatabaseURL.resolve(database) else {
+            throw ValidationError("--database is required: a postgres:// URL (or the environment variable \(DatabaseURL.environmentVariable))")
+        }
         guard database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") else {
             throw ValidationError("--database must be a postgres:// URL; SQLite is served by `voicemsg serve` alone")
         }
@@ -29,12 +33,15 @@ struct WorkerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logger = makeServerLogger(label: "voicemsg.worker", level: queue.logLevel)
+        let logger = makeServerLogger(label: "voicemsg.worker", level: log.logLevel)
+        var configuration = ServerDefaults.configuration.queue
+        queue.apply(to: &configuration)
         do {
-            try await ServerLauncher.work(
-                location: .postgres(url: database),
-                concurrency: concurrency ?? ProcessInfo.processInfo.activeProcessorCount,
-                processor: PipelineMessageProcessor(), queue: queue.configuration, logger: logger)
+            let workers = try buildWorkers(
+                store: .postgres(url: DatabaseURL.resolve(database) ?? ""),
+                concurrency: concurrency ?? ServerDefaults.configuration.workers,
+                processor: PipelineMessageProcessor(), queue: configuration, logger: logger)
+            try await workers.runUntilSignalled(shutdownGrace: configuration.shutdownGrace, logger: logger)
         } catch let error as StoreError {
             throw ValidationError(error.description)
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioPipeline
 
 @main
 struct Voicemsg: AsyncParsableCommand {
@@ -10,7 +11,7 @@ struct Voicemsg: AsyncParsableCommand {
             "finish-1km"). voicemsg turns a recording into a tight, loudness-normalized Opus file \
             tagged with its marker, and decides when each message plays during a run.
             """,
-        version: "0.1.0",
+        version: VoicemsgVersion.current,
         subcommands: [
             EncodeCommand.self, InspectCommand.self, ConvertCommand.self, SimulateCommand.self,
             ServeHandOff.self, WorkerHandOff.self,

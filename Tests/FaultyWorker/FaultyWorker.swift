@@ -21,13 +21,13 @@ struct FaultyWorker: AsyncParsableCommand {
     var concurrency: Int = 1
 
     @Option(help: "Seconds a job stays claimed without a heartbeat.")
-    var leaseSeconds: Double = 30
+    var leaseSeconds: Double = QueueConfiguration().lease.inSeconds
 
     @Option(help: "Seconds between looks for work when nothing wakes an idle worker.")
-    var pollSeconds: Double = 2
+    var pollSeconds: Double = QueueConfiguration().pollInterval.inSeconds
 
     @Option(help: "Seconds jobs in flight may take to finish after SIGTERM or SIGINT.")
-    var shutdownGraceSeconds: Double = 20
+    var shutdownGraceSeconds: Double = QueueConfiguration().shutdownGrace.inSeconds
 
     @Option(help: "Milliseconds each job sleeps before it returns.")
     var delayMs: Int = 0
@@ -49,13 +49,14 @@ struct FaultyWorker: AsyncParsableCommand {
         var logger = Logger(label: "voicemsg.worker")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         var queue = QueueConfiguration()
-        queue.leaseSeconds = leaseSeconds
-        queue.pollSeconds = pollSeconds
-        queue.shutdownGraceSeconds = shutdownGraceSeconds
-        try await ServerLauncher.work(
-            location: StoreLocation(dataDirectory: dataDir, databaseURL: database),
+        queue.lease = .seconds(leaseSeconds)
+        queue.pollInterval = .seconds(pollSeconds)
+        queue.shutdownGrace = .seconds(shutdownGraceSeconds)
+        let workers = try buildWorkers(
+            store: StoreLocation(dataDirectory: dataDir, databaseURL: database),
             concurrency: concurrency,
             processor: FaultyProcessor(delayMilliseconds: delayMs, crashSender: crashSender),
             queue: queue, logger: logger)
+        try await workers.runUntilSignalled(shutdownGrace: queue.shutdownGrace, logger: logger)
     }
 }

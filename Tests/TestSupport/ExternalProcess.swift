@@ -27,7 +27,8 @@ public struct ToolFailure: Error, CustomStringConvertible {
 /// Runs programs for the tests: the built executables as a user would, and the reference
 /// tools (ffmpeg, ffprobe, opusdec, opusinfo, sox, espeak-ng) that judge them. Every run has a
 /// watchdog, so a hang fails its test instead of stalling the suite, and output goes to files,
-/// so a chatty tool cannot block on a full pipe. The one process runner all test targets share.
+/// so a chatty tool cannot block on a full pipe. Programs that run beside a test rather than to
+/// their end (a server, a worker) are `ChildProcess`es.
 public enum ExternalProcess {
     /// Runs `executable` with `arguments` to the end, or kills it after `timeout` seconds.
     /// Never throws for what the process did; only when it cannot be started. `environment`
@@ -53,11 +54,18 @@ public enum ExternalProcess {
         }
         process.standardOutput = outHandle
         process.standardError = errHandle
+        // The termination handler runs on Foundation's own thread, so the wait below neither
+        // polls nor needs a thread of Swift's cooperative pool to end. These runs are called from
+        // synchronous tests in every target: swift-subprocess's async API would have them block a
+        // cooperative thread on work that needs one.
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        let timedOut = process.isRunning
-        if timedOut { kill(process.processIdentifier, SIGKILL) }
+        let timedOut = exited.wait(timeout: .now() + timeout) == .timedOut
+        if timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+        }
         process.waitUntilExit()
         try outHandle.close()
         try errHandle.close()

@@ -17,21 +17,21 @@ struct DecoderIsolationLiveTests {
     /// descriptors 0 (the upload, in unlinked shared memory), 1 (its pipe to the server) and 2
     /// (/dev/null), and nothing else; the server itself holds sockets all along.
     @Test func theChildHoldsOnlyItsOwnThreeDescriptors() async throws {
-        let server = try await LiveServer.start(["--lease-seconds", "30"], workers: 1)
+        let server = try await ServerProcess.start(["--lease-seconds", "30"], workers: 1)
         defer { Task { await server.stop() } }
-        let run = try server.createRun()
+        let run = try await server.createRun()
         // Five minutes of Opus in WebM: the child decodes for a while, blocked on its pipe while
         // the worker works through the samples.
         let webm = server.directory.file("long.webm")
         try Fixtures.tone(seconds: 300, to: webm)
 
-        let port = try #require(Int32(server.base.split(separator: ":").last ?? ""))
+        let port = try #require(Int32(exactly: server.port))
         let connections = try (0..<4).map { _ in try OpenConnection(port: port) }
         defer { for connection in connections { connection.close() } }
 
-        let upload = try server.request(
-            "/v1/runs/\(run.id)/messages?marker=5km",
-            ["-X", "POST", "-H", "Authorization: Bearer \(run.inviteToken)", "--data-binary", "@\(webm)"])
+        let upload = try await server.request(
+            "/v1/runs/\(run.id)/messages?marker=5km", method: .post, headers: HTTPAnswer.bearer(run.inviteToken),
+            body: try Data(contentsOf: URL(fileURLWithPath: webm)))
         #expect(upload.status == 202, "\(upload.text)")
 
         // The child once its sandbox is up (seccomp mode 2): from then on what it holds is
@@ -63,9 +63,9 @@ struct DecoderIsolationLiveTests {
     /// voicemsg-decode).
     @Test func theSandboxStopsEachForbiddenActionAndTheWorkerGoesOn() async throws {
         let faulty = try builtExecutable("FaultyDecoder")
-        let server = try await LiveServer.start(workers: 1, environment: ["VOICEMSG_DECODE": faulty])
+        let server = try await ServerProcess.start(workers: 1, environment: ["VOICEMSG_DECODE": faulty])
         defer { Task { await server.stop() } }
-        let run = try server.createRun()
+        let run = try await server.createRun()
         let m4a = server.directory.file("speech.m4a")
         try Fixtures.speech(to: m4a)
 
@@ -73,8 +73,8 @@ struct DecoderIsolationLiveTests {
         for fault in ["open-file", "socket", "connect", "execve", "write-inherited", "outlive"] {
             let file = server.directory.file("\(fault).amr")
             try (Data("#!AMR\nFAULT:\(fault)\n".utf8) + Data(repeating: 0x3C, count: 500)).write(to: URL(fileURLWithPath: file))
-            uploads.append((fault, try Self.upload(file, to: server, run: run)))
-            uploads.append((nil, try Self.upload(m4a, to: server, run: run)))
+            uploads.append((fault, try await Self.upload(file, to: server, run: run)))
+            uploads.append((nil, try await Self.upload(m4a, to: server, run: run)))
         }
         for (fault, id) in uploads {
             let message = try await Self.settled(id, on: server, run: run)
@@ -98,12 +98,12 @@ struct DecoderIsolationLiveTests {
         let directory = try TemporaryDirectory()
         let port = try Fixtures.freePort()
         let faulty = try builtExecutable("FaultyDecoder")
-        let server = try KillableServer(port: port, directory: directory, index: 0, workers: 1, environment: ["VOICEMSG_DECODE": faulty])
+        let server = try await KillableServer.start(port: port, directory: directory, index: 0, workers: 1, environment: ["VOICEMSG_DECODE": faulty])
         _ = try await server.process.waitForPort()
-        let run = try Self.createRun(port: port)
+        let run = try await Self.createRun(port: port)
         let file = directory.file("linger.amr")
         try (Data("#!AMR\nFAULT:linger\n".utf8) + Data(repeating: 0x3C, count: 500)).write(to: URL(fileURLWithPath: file))
-        _ = try Self.upload(file, port: port, run: run)
+        _ = try await Self.upload(file, port: port, run: run)
 
         var children: [ProcessTable.Entry] = []
         _ = try await eventually(within: 60) {
@@ -116,7 +116,7 @@ struct DecoderIsolationLiveTests {
         let gone = try await eventually(within: 2) { children.allSatisfy { ProcessTable.hasEnded($0.pid) } }
         #expect(gone, "still running 2 s after the server's SIGKILL: \(children.map(\.pid))")
 
-        let restarted = try KillableServer(port: port, directory: directory, index: 1, workers: 0)
+        let restarted = try await KillableServer.start(port: port, directory: directory, index: 1, workers: 0)
         defer { Task { await restarted.process.stop() } }
         let bound = try? await restarted.process.waitForPort()
         #expect(bound == Int(port), "the restarted server did not bind \(port):\n\(restarted.process.log)")
@@ -137,9 +137,9 @@ struct DecoderIsolationLiveTests {
         try Fixtures.speech(to: m4a)
         try Fixtures.speech(to: webm)
 
-        var servers = [try KillableServer(port: port, directory: directory, index: 0, workers: 2)]
+        var servers = [try await KillableServer.start(port: port, directory: directory, index: 0, workers: 2)]
         _ = try await servers[0].process.waitForPort()
-        let run = try Self.createRun(port: port)
+        let run = try await Self.createRun(port: port)
         let load = UploadLoad(port: port, run: run, files: [m4a, webm], clients: 4)
         load.start()
 
@@ -159,7 +159,7 @@ struct DecoderIsolationLiveTests {
             _ = try await current.process.waitForExit(seconds: 10)
             let killedAt = Date()
             // Started again at once, on the same port.
-            let next = try KillableServer(port: port, directory: directory, index: round, workers: 2)
+            let next = try await KillableServer.start(port: port, directory: directory, index: round, workers: 2)
             servers.append(next)
 
             // Every decoder this server started: the ones seen, and any other whose input is
@@ -179,7 +179,7 @@ struct DecoderIsolationLiveTests {
             if bound == Int(port) { cleanRestarts += 1 }
             #expect(bound == Int(port), "restart \(round) did not bind \(port):\n\(next.process.log)")
         }
-        let (accepted, cut) = load.stop()
+        let (accepted, cut) = await load.stop()
         let uploadSeconds = Date().timeIntervalSince(started)
 
         // The last server finishes everything, the jobs of the killed ones once their leases end.
@@ -187,7 +187,7 @@ struct DecoderIsolationLiveTests {
         var statuses: [String: MessageStatus] = [:]
         _ = try await eventually(within: 120) {
             for id in accepted where statuses[id] != .ready && statuses[id] != .failed {
-                statuses[id] = try? Self.status(id, port: port, run: run).status
+                statuses[id] = try? await Self.status(id, port: port, run: run).status
             }
             return statuses.count == accepted.count && statuses.values.allSatisfy { $0 == .ready || $0 == .failed }
         }
@@ -225,47 +225,36 @@ struct DecoderIsolationLiveTests {
 
     // MARK: Helpers
 
-    static func upload(_ file: String, to server: LiveServer, run: CreateRunResponse) throws -> String {
-        let answer = try server.request(
-            "/v1/runs/\(run.id)/messages?marker=5km",
-            ["-X", "POST", "-H", "Authorization: Bearer \(run.inviteToken)", "--data-binary", "@\(file)"])
-        guard answer.status == 202 else { throw TestFailure("upload of \(file): \(answer.status) \(answer.text)") }
-        return try JSONDecoder().decode(UploadResponse.self, from: answer.body).id
+    static func upload(_ file: String, to server: ServerProcess, run: CreateRunResponse) async throws -> String {
+        try await upload(file, port: Int32(server.port), run: run)
     }
 
-    static func settled(_ id: String, on server: LiveServer, run: CreateRunResponse) async throws -> MessageResponse {
+    static func settled(_ id: String, on server: ServerProcess, run: CreateRunResponse) async throws -> MessageResponse {
         var message: MessageResponse?
         _ = try await eventually(within: 120) {
-            let answer = try server.request("/v1/messages/\(id)", ["-H", "Authorization: Bearer \(run.ownerToken)"])
-            message = try? JSONDecoder().decode(MessageResponse.self, from: answer.body)
+            message = try? await status(id, port: Int32(server.port), run: run)
             return message?.status == .ready || message?.status == .failed
         }
         return try #require(message)
     }
 
-    static func createRun(port: Int32) throws -> CreateRunResponse {
-        let body = try curl(["-X", "POST", "-H", "Content-Type: application/json",
-                             "--data", #"{"title":"Walls","plannedDistanceMeters":10000}"#, "http://127.0.0.1:\(port)/v1/runs"])
-        return try JSONDecoder().decode(CreateRunResponse.self, from: body)
+    static func createRun(port: Int32) async throws -> CreateRunResponse {
+        try await HTTPAnswer.createRun(host: "127.0.0.1", port: Int(port), title: "Walls", planned: 10000)
     }
 
-    static func upload(_ file: String, port: Int32, run: CreateRunResponse) throws -> String {
-        let body = try curl(["-X", "POST", "-H", "Authorization: Bearer \(run.inviteToken)", "--data-binary", "@\(file)",
-                             "http://127.0.0.1:\(port)/v1/runs/\(run.id)/messages?marker=5km"])
-        return try JSONDecoder().decode(UploadResponse.self, from: body).id
+    static func upload(_ file: String, port: Int32, run: CreateRunResponse) async throws -> String {
+        let answer = try await HTTPAnswer.fetch(
+            "/v1/runs/\(run.id)/messages?marker=5km", host: "127.0.0.1", port: Int(port), method: .post,
+            headers: HTTPAnswer.bearer(run.inviteToken), body: try Data(contentsOf: URL(fileURLWithPath: file)))
+        guard answer.status == 202 else { throw TestFailure("upload of \(file): \(answer.status) \(answer.text)") }
+        return try JSONDecoder().decode(UploadResponse.self, from: answer.body).id
     }
 
-    static func status(_ id: String, port: Int32, run: CreateRunResponse) throws -> MessageResponse {
-        let body = try curl(["-H", "Authorization: Bearer \(run.ownerToken)", "http://127.0.0.1:\(port)/v1/messages/\(id)"])
-        return try JSONDecoder().decode(MessageResponse.self, from: body)
-    }
-
-    /// curl's response body; throws unless the request succeeds.
-    static func curl(_ arguments: [String]) throws -> Data {
-        let outcome = try ExternalProcess.tool(
-            "curl", ["--silent", "--show-error", "--fail", "--max-time", "30"] + arguments, check: false, timeout: 60)
-        guard outcome.status == 0 else { throw TestFailure("curl \(arguments) failed: \(outcome.standardError)") }
-        return outcome.standardOutput
+    static func status(_ id: String, port: Int32, run: CreateRunResponse) async throws -> MessageResponse {
+        let answer = try await HTTPAnswer.fetch(
+            "/v1/messages/\(id)", host: "127.0.0.1", port: Int(port), headers: HTTPAnswer.bearer(run.ownerToken))
+        guard answer.status == 200 else { throw TestFailure("message \(id): \(answer.status) \(answer.text)") }
+        return try JSONDecoder().decode(MessageResponse.self, from: answer.body)
     }
 }
 
@@ -273,24 +262,28 @@ struct DecoderIsolationLiveTests {
 struct KillableServer {
     let process: ChildProcess
 
-    init(port: Int32, directory: TemporaryDirectory, index: Int, workers: Int, environment: [String: String] = [:]) throws {
-        process = try ChildProcess(
-            executable: "voicemsg-server",
-            arguments: ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir", directory.file("data"),
-                        "--workers", "\(workers)", "--poll-seconds", "0.2", "--lease-seconds", "10",
-                        "--uploads-per-minute-per-token", "100000", "--log-level", "info"],
-            environment: environment, logPath: directory.file("server-\(index).log"))
+    static func start(
+        port: Int32, directory: TemporaryDirectory, index: Int, workers: Int, environment: [String: String] = [:]
+    ) async throws -> KillableServer {
+        KillableServer(
+            process: try await ChildProcess.start(
+                try builtExecutable("voicemsg-server"),
+                arguments: ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir", directory.file("data"),
+                            "--workers", "\(workers)", "--poll-seconds", "0.2", "--lease-seconds", "10",
+                            "--uploads-per-minute-per-token", "100000", "--log-level", "info"],
+                environment: environment, logPath: directory.file("server-\(index).log")))
     }
 }
 
-/// Clients uploading in a loop, each on a thread of its own (curl blocks), until stopped: the
-/// ids of the 202s, and how many uploads were cut off by a kill.
-final class UploadLoad: @unchecked Sendable {
+/// Clients uploading in a loop, each a task of its own, until stopped: the ids of the 202s, and
+/// how many uploads were cut off by a kill.
+final class UploadLoad: Sendable {
     private let port: Int32
     private let run: CreateRunResponse
     private let files: [String]
     private let clients: Int
-    private let state = Locked((stopped: false, accepted: [String](), cut: 0, running: 0))
+    private let state = Locked((stopped: false, accepted: [String](), cut: 0))
+    private let tasks = Locked([Task<Void, Never>]())
 
     init(port: Int32, run: CreateRunResponse, files: [String], clients: Int) {
         self.port = port
@@ -301,28 +294,27 @@ final class UploadLoad: @unchecked Sendable {
 
     func start() {
         for client in 0..<clients {
-            state.withLock { $0.running += 1 }
-            Thread.detachNewThread { [self] in
+            let task = Task { [self] in
                 var index = client
                 while !state.withLock({ $0.stopped }) {
                     let file = files[index % files.count]
                     index += 1
-                    if let id = try? DecoderIsolationLiveTests.upload(file, port: port, run: run) {
+                    if let id = try? await DecoderIsolationLiveTests.upload(file, port: port, run: run) {
                         state.withLock { $0.accepted.append(id) }
                     } else {
                         state.withLock { $0.cut += 1 }
-                        Thread.sleep(forTimeInterval: 0.1)
+                        try? await Task.sleep(for: .milliseconds(100))
                     }
                 }
-                state.withLock { $0.running -= 1 }
             }
+            tasks.withLock { $0.append(task) }
         }
     }
 
     /// Stops the clients and waits for their last upload to end.
-    func stop() -> (accepted: [String], cut: Int) {
+    func stop() async -> (accepted: [String], cut: Int) {
         state.withLock { $0.stopped = true }
-        while state.withLock({ $0.running }) > 0 { Thread.sleep(forTimeInterval: 0.05) }
+        for task in tasks.withLock({ $0 }) { await task.value }
         return state.withLock { ($0.accepted, $0.cut) }
     }
 }

@@ -62,7 +62,7 @@ import TestSupport
         let recordings = try Self.makeRecordings(in: directory)
 
         var queue = QueueConfiguration()
-        queue.pollSeconds = 0.2
+        queue.pollInterval = .milliseconds(200)
         let metrics = ServerMetrics()
         let pool = WorkerPool(
             store: store, processor: PipelineMessageProcessor(), configuration: queue, concurrency: 2,

@@ -7,48 +7,42 @@ import TestSupport
 /// client sending one header byte at a time). Waiting between requests is the idle timeout's.
 @Suite struct HeaderTimeoutTests {
     @Test func aTrickledHeadIsClosedAtTheHeaderTimeoutNotTheIdleOne() async throws {
-        let (directory, server, port) = try await Self.startServer()
-        defer { Task { await server.stop() }; withExtendedLifetime(directory) {} }
-
-        let socket = try RawSocket(port: port)
-        defer { socket.close() }
-        // One byte every 200 ms for up to a minute: never idle long enough for the idle timeout.
-        let head = Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) + [UInt8](repeating: 0x61, count: 300)
-        let stop = Locked(false)
-        let stopped = DispatchSemaphore(value: 0)
-        let trickle = Thread {
-            defer { stopped.signal() }
-            for byte in head where !stop.withLock({ $0 }) {
-                guard (try? socket.send([byte])) != nil else { return }
-                Thread.sleep(forTimeInterval: 0.2)
+        try await Self.withServer { server in
+            let socket = try RawSocket(port: server.port)
+            defer { socket.close() }
+            // One byte every 200 ms for up to a minute: never idle long enough for the idle timeout.
+            let head = Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) + [UInt8](repeating: 0x61, count: 300)
+            let trickle = Task {
+                for byte in head where !Task.isCancelled {
+                    guard (try? await socket.send([byte])) != nil else { return }
+                    try? await Task.sleep(for: .milliseconds(200))
+                }
             }
+            let started = Date()
+            // Ends when the server closes, or at the socket's 20 s read timeout.
+            let reply = await socket.readAll()
+            let elapsed = Date().timeIntervalSince(started)
+            // Stopped before the socket closes: its descriptor may be another test's next.
+            trickle.cancel()
+            await trickle.value
+            #expect(reply.isEmpty, "a head that never arrived gets no answer: \(reply)")
+            #expect(elapsed < 15, "closed after \(elapsed) s; the idle timeout is 30 s and the trickle lasts 60 s")
+            #expect(try await server.request("/healthz").status == 200, "the server still answers")
         }
-        let started = Date()
-        trickle.start()
-        // Ends when the server closes, or at the socket's 20 s read timeout.
-        let reply = socket.readAll()
-        let elapsed = Date().timeIntervalSince(started)
-        // Stopped before the socket closes: its descriptor may be another test's next.
-        stop.withLock { $0 = true }
-        stopped.wait()
-        #expect(reply.isEmpty, "a head that never arrived gets no answer: \(reply)")
-        #expect(elapsed < 15, "closed after \(elapsed) s; the idle timeout is 30 s and the trickle lasts 60 s")
-        #expect(server.isRunning)
     }
 
     @Test func aKeptAliveConnectionMayWaitLongerThanTheHeaderTimeout() async throws {
-        let (directory, server, port) = try await Self.startServer()
-        defer { Task { await server.stop() }; withExtendedLifetime(directory) {} }
-
-        let socket = try RawSocket(port: port)
-        defer { socket.close() }
-        let request = Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
-        try socket.send(request)
-        #expect(try Self.statusLine(socket).hasPrefix("HTTP/1.1 200"))
-        // Idle between requests for twice the header timeout: not a slow head.
-        try await Task.sleep(for: .seconds(2))
-        try socket.send(request)
-        #expect(try Self.statusLine(socket).hasPrefix("HTTP/1.1 200"))
+        try await Self.withServer { server in
+            let socket = try RawSocket(port: server.port)
+            defer { socket.close() }
+            let request = Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+            try await socket.send(request)
+            #expect(try await Self.statusLine(socket).hasPrefix("HTTP/1.1 200"))
+            // Idle between requests for twice the header timeout: not a slow head.
+            try await Task.sleep(for: .seconds(2))
+            try await socket.send(request)
+            #expect(try await Self.statusLine(socket).hasPrefix("HTTP/1.1 200"))
+        }
     }
 
     @Test func aHeaderTimeoutUnderATenthOfASecondIsRefusedInOneLine() async throws {
@@ -56,33 +50,35 @@ import TestSupport
     }
 
     /// A server whose heads must arrive within 1 s, with 30 s allowed between requests.
-    static func startServer() async throws -> (TemporaryDirectory, ChildProcess, Int) {
-        let directory = try TemporaryDirectory()
-        let (server, port) = try await UploadSpoolingTests.startServer(
-            directory, extra: ["--header-timeout-seconds", "1", "--idle-timeout-seconds", "30"])
-        return (directory, server, port)
+    static func withServer(_ body: @Sendable (TestServer) async throws -> Void) async throws {
+        try await TestServer.run({
+            $0.api.headerTimeout = .seconds(1)
+            $0.api.idleTimeout = .seconds(30)
+        }, body)
     }
 
     /// The status line of the next answer on a kept-alive connection (its head, read whole).
-    static func statusLine(_ socket: RawSocket) throws -> String {
-        var bytes: [UInt8] = []
-        var byte: UInt8 = 0
-        while !bytes.ends(with: Array("\r\n\r\n".utf8)) {
-            guard recv(socket.descriptor, &byte, 1, 0) == 1 else { throw TestFailure("the connection ended after \(bytes.count) bytes") }
-            bytes.append(byte)
+    static func statusLine(_ socket: RawSocket) async throws -> String {
+        try await socket.perform { descriptor in
+            var bytes: [UInt8] = []
+            var byte: UInt8 = 0
+            while !bytes.ends(with: Array("\r\n\r\n".utf8)) {
+                guard recv(descriptor, &byte, 1, 0) == 1 else { throw TestFailure("the connection ended after \(bytes.count) bytes") }
+                bytes.append(byte)
+            }
+            // /healthz answers with a length: read its body too, so the next answer starts clean.
+            let head = String(decoding: bytes, as: UTF8.self)
+            let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+            var body = [UInt8](repeating: 0, count: length)
+            var got = 0
+            while got < length {
+                let count = body.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress! + got, length - got, 0) }
+                guard count > 0 else { throw TestFailure("the body ended after \(got) of \(length) bytes") }
+                got += count
+            }
+            return String(head.prefix { $0 != "\r" })
         }
-        // /healthz answers with a length: read its body too, so the next answer starts clean.
-        let head = String(decoding: bytes, as: UTF8.self)
-        let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
-            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-        var body = [UInt8](repeating: 0, count: length)
-        var got = 0
-        while got < length {
-            let count = body.withUnsafeMutableBytes { recv(socket.descriptor, $0.baseAddress! + got, length - got, 0) }
-            guard count > 0 else { throw TestFailure("the body ended after \(got) of \(length) bytes") }
-            got += count
-        }
-        return String(head.prefix { $0 != "\r" })
     }
 }
 

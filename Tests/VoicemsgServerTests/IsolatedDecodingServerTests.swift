@@ -8,8 +8,8 @@ import TestSupport
 @testable import VoicemsgServer
 
 /// Acceptance, uploads through the isolated decoder: a JPEG or an HTML page is refused with 415
-/// and a reason at once; and a real `voicemsg serve` whose decoder crashes on one upload fails
-/// that message after one attempt with a reason, stays up, and processes the next upload.
+/// and a reason at once; and a server whose decoder crashes on one upload fails that message
+/// after one attempt with a reason, stays up, and processes the next upload.
 @Suite(.serialized) struct IsolatedDecodingServerTests {
     static func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
 
@@ -57,50 +57,39 @@ import TestSupport
         let speech = directory.file("speech.wav")
         try #require(run("espeak-ng", ["-w", speech, "Halfway there, keep going"]).status == 0)
 
-        let server = try ChildProcess(
-            executable: "voicemsg-server",
-            arguments: ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", directory.file("data"),
-                        "--workers", "1", "--poll-seconds", "0.2", "--retry-base-seconds", "0.2"],
-            environment: ["VOICEMSG_DECODE": wrapper], logPath: directory.file("server.log"))
-        defer { Task { await server.stop() } }
-        let base = "http://127.0.0.1:\(try await server.waitForPort())"
-
-        let created = try curl(["-X", "POST", "-H", "Content-Type: application/json",
-                                "--data", #"{"title":"Crash test","plannedDistanceMeters":10000}"#, "\(base)/v1/runs"])
-        let runInfo = try JSONDecoder().decode(CreateRunResponse.self, from: created)
-        let auth = "Authorization: Bearer \(runInfo.inviteToken)"
-        func upload(_ file: String) throws -> String {
-            let body = try curl(["-X", "POST", "-H", auth, "--data-binary", "@\(file)", "\(base)/v1/runs/\(runInfo.id)/messages?marker=5km"])
-            return try JSONDecoder().decode(UploadResponse.self, from: body).id
-        }
-        func settled(_ id: String) async throws -> MessageResponse {
-            let deadline = Date().addingTimeInterval(90)
-            while true {
-                let status = try JSONDecoder().decode(MessageResponse.self, from: try curl(["-H", auth, "\(base)/v1/messages/\(id)"]))
-                if status.status == .ready || status.status == .failed || Date() > deadline { return status }
-                try await Task.sleep(for: .milliseconds(200))
+        try await TestServer.run(workers: 1, {
+            $0.pipeline.isolation.executablePath = wrapper
+            $0.queue.retryBaseDelay = .milliseconds(200)
+        }) { server in
+            let runInfo = try await server.createRun(title: "Crash test", planned: 10000)
+            let auth = Self.bearer(runInfo.inviteToken)
+            func upload(_ file: String) async throws -> String {
+                let answer = try await server.upload("/v1/runs/\(runInfo.id)/messages?marker=5km", file: file, headers: auth)
+                return try JSONDecoder().decode(UploadResponse.self, from: answer.body).id
             }
+            func settled(_ id: String) async throws -> MessageResponse {
+                let deadline = Date().addingTimeInterval(90)
+                while true {
+                    let answer = try await server.request("/v1/messages/\(id)", headers: auth)
+                    let status = try JSONDecoder().decode(MessageResponse.self, from: answer.body)
+                    if status.status == .ready || status.status == .failed || Date() > deadline { return status }
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+            }
+
+            // An AMR header passes the upload check; the marker inside makes the decoder crash.
+            let crashing = directory.file("crash.amr")
+            try Data(Array("#!AMR\nCRASH".utf8) + [UInt8](repeating: 0x3C, count: 2000)).write(to: URL(fileURLWithPath: crashing))
+            let failed = try await settled(try await upload(crashing))
+            print("crashing upload: \(failed.status), attempts \(failed.attempts): \(failed.error ?? "")")
+            #expect(failed.status == .failed)
+            #expect(failed.attempts == 1, "a crash on a file is the file's fault: no retry")
+            #expect(failed.error?.contains("crashed") == true, "\(failed.error ?? "no reason")")
+            #expect(try await server.request("/healthz").status == 200, "the server died with its decoder:\n\(server.log)")
+
+            let good = try await settled(try await upload(speech))
+            #expect(good.status == .ready, "\(good.error ?? "")\n\(server.log)")
+            #expect(try await server.request("/healthz").status == 200)
         }
-
-        // An AMR header passes the upload check; the marker inside makes the decoder crash.
-        let crashing = directory.file("crash.amr")
-        try Data(Array("#!AMR\nCRASH".utf8) + [UInt8](repeating: 0x3C, count: 2000)).write(to: URL(fileURLWithPath: crashing))
-        let failed = try await settled(try upload(crashing))
-        print("crashing upload: \(failed.status), attempts \(failed.attempts): \(failed.error ?? "")")
-        #expect(failed.status == .failed)
-        #expect(failed.attempts == 1, "a crash on a file is the file's fault: no retry")
-        #expect(failed.error?.contains("crashed") == true, "\(failed.error ?? "no reason")")
-        #expect(server.isRunning, "the server died with its decoder:\n\(server.log)")
-
-        let good = try await settled(try upload(speech))
-        #expect(good.status == .ready, "\(good.error ?? "")\n\(server.log)")
-        #expect(server.isRunning)
-    }
-
-    /// curl's response body; throws unless the request succeeds.
-    func curl(_ arguments: [String]) throws -> Data {
-        let outcome = try ExternalProcess.tool("curl", ["--silent", "--show-error", "--fail"] + arguments, check: false, timeout: 60)
-        guard outcome.status == 0 else { throw TestFailure("curl \(arguments) failed: \(outcome.standardError)") }
-        return outcome.standardOutput
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import VoicemsgServer
 
@@ -18,24 +19,12 @@ import Testing
             .deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/pg-cluster.sh").path
 
-        /// Output goes to a file, not a pipe: the server that `start` leaves running would keep a
-        /// pipe open, and reading it to its end would never end.
+        /// The shared runner writes output to files, not pipes: the server that `start` leaves
+        /// running would keep a pipe open, and reading it to its end would never end.
         func control(_ arguments: String...) throws {
-            let logPath = directory + "-ctl.log"
-            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-            let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-            defer { try? log.close() }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = [Self.script] + arguments
-            process.standardOutput = log
-            process.standardError = log
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                let output = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-                throw TestFailure("pg-cluster.sh \(arguments.joined(separator: " ")): \(output)")
+            let outcome = try ExternalProcess.run("/bin/bash", [Self.script] + arguments, timeout: 120)
+            guard outcome.status == 0, !outcome.timedOut else {
+                throw TestFailure("pg-cluster.sh \(arguments.joined(separator: " ")): \(outcome.text)\(outcome.standardError)")
             }
         }
 
@@ -81,11 +70,14 @@ import Testing
             originals[message.id] = bytes
         }
 
-        let workers = try (0..<2).map {
-            try ProcessTests.startWorkers(
-                location, directory: directory, name: "worker\($0)", concurrency: 1, lease: 10,
-                faults: ["--delay-ms", "300"])
+        var started: [ChildProcess] = []
+        for index in 0..<2 {
+            started.append(
+                try await ProcessTests.startWorkers(
+                    location, directory: directory, name: "worker\(index)", concurrency: 1, lease: 10,
+                    faults: ["--delay-ms", "300"]))
         }
+        let workers = started
         defer { Task { for worker in workers { await worker.stop() } } }
         #expect(try await eventually(within: 60) { try await store.statusCounts()[.ready, default: 0] >= 4 })
 

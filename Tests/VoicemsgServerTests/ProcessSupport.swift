@@ -1,6 +1,11 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
 import Testing
 import TestSupport
+
+@testable import VoicemsgServer
 
 /// A built executable of this package, next to the test bundle (or at `VOICEMSG_BIN` for
 /// `voicemsg`).
@@ -18,61 +23,79 @@ struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A server or worker process of this package whose output goes to a file.
-final class ChildProcess: @unchecked Sendable {
-    let process = Process()
-    let logPath: String
+/// One HTTP answer: its status, its headers (names lowercased) and its body.
+struct HTTPAnswer: Sendable {
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+    var text: String { String(decoding: body, as: UTF8.self) }
 
-    init(executable: String, arguments: [String], environment: [String: String] = [:], logPath: String) throws {
-        self.logPath = logPath
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        process.executableURL = URL(fileURLWithPath: try builtExecutable(executable))
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    /// `method path` to a server on this machine, on a connection of its own, as a command-line
+    /// client makes one; answers whatever the status, and throws only when no answer comes.
+    static func fetch(
+        _ path: String, host: String, port: Int, method: HTTPRequest.Method = .get, headers: HTTPFields = [:],
+        body: Data? = nil
+    ) async throws -> HTTPAnswer {
+        // Generous: a 25 MB upload on a busy machine, or a server that reads a refused body on.
+        let response = try await TestClient.withClient(
+            host: host, port: port, configuration: .init(timeout: .seconds(120))
+        ) { client in
+            try await client.execute(
+                TestClient.Request(
+                    path, method: method, authority: host, headers: headers, body: body.map { ByteBuffer(bytes: $0) }))
         }
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
+        var names: [String: String] = [:]
+        for field in response.headers { names[field.name.canonicalName] = field.value }
+        return HTTPAnswer(
+            status: Int(response.status.code), headers: names, body: Data(buffer: response.body ?? ByteBuffer()))
+    }
+}
+
+/// A real `voicemsg-server serve` on loopback, in a process of its own: for the tests whose
+/// subject is the process (its signals, its exit status, its stderr, its decoder children).
+struct ServerProcess: Sendable {
+    let directory: TemporaryDirectory
+    let process: ChildProcess
+    let port: Int
+
+    static func start(
+        _ extra: [String] = [], workers: Int = 0, environment: [String: String] = [:]
+    ) async throws -> ServerProcess {
+        let directory = try TemporaryDirectory()
+        let process = try await ChildProcess.start(
+            try builtExecutable("voicemsg-server"),
+            arguments: ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", directory.file("data"),
+                        "--workers", "\(workers)", "--poll-seconds", "0.2", "--log-level", "info"] + extra,
+            environment: environment, logPath: directory.file("server.log"))
+        // A generous bound: a full parallel test run can keep this task waiting a long time.
+        let port = try await process.waitForPort(seconds: 300)
+        return ServerProcess(directory: directory, process: process, port: port)
     }
 
-    var pid: Int32 { process.processIdentifier }
-    var isRunning: Bool { process.isRunning }
-    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    func stop() async { await process.stop() }
 
-    func send(_ signal: Int32) { kill(pid, signal) }
-
-    /// Waits for exit up to `seconds`; returns the exit status, or nil when still running.
-    func waitForExit(seconds: Double) async throws -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        return process.isRunning ? nil : process.terminationStatus
+    func request(
+        _ path: String, method: HTTPRequest.Method = .get, headers: HTTPFields = [:], body: Data? = nil
+    ) async throws -> HTTPAnswer {
+        try await HTTPAnswer.fetch(path, host: "127.0.0.1", port: port, method: method, headers: headers, body: body)
     }
 
-    /// Kills the process if it still runs (tests clean up after themselves).
-    func stop() async {
-        if process.isRunning {
-            kill(pid, SIGCONT)
-            kill(pid, SIGKILL)
-            _ = try? await waitForExit(seconds: 5)
-        }
+    /// Creates a run through the API: its id and tokens.
+    func createRun(title: String = "Live", planned: Double = 10_000) async throws -> CreateRunResponse {
+        try await HTTPAnswer.createRun(host: "127.0.0.1", port: port, title: title, planned: planned)
+    }
+}
+
+extension HTTPAnswer {
+    /// Creates a run through the API of the server at `port`: its id and tokens.
+    static func createRun(host: String, port: Int, title: String, planned: Double) async throws -> CreateRunResponse {
+        let answer = try await fetch(
+            "/v1/runs", host: host, port: port, method: .post, headers: [.contentType: "application/json"],
+            body: Data("{\"title\":\"\(title)\",\"plannedDistanceMeters\":\(planned)}".utf8))
+        guard answer.status == 201 else { throw TestFailure("run creation answered \(answer.status): \(answer.text)") }
+        return try JSONDecoder().decode(CreateRunResponse.self, from: answer.body)
     }
 
-    /// The port from the startup line ("listening on http://127.0.0.1:PORT", or https://).
-    func waitForPort(seconds: Double = 30) async throws -> Int {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            if let range = log.range(of: #"listening on https?://[^:]+:(\d+)"#, options: .regularExpression) {
-                let match = log[range]
-                if let port = Int(match.split(separator: ":").last ?? "") { return port }
-            }
-            guard isRunning else { throw TestFailure("server exited early:\n\(log)") }
-            // The log is read once more after the deadline: in a full parallel run this task can
-            // wait for a thread past the deadline while the line is already there.
-            guard Date() < deadline else { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw TestFailure("server did not start:\n\(log)")
-    }
+    /// `Authorization: Bearer token`.
+    static func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
 }

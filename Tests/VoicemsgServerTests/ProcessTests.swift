@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import VoicemsgServer
 
@@ -17,7 +18,7 @@ import Testing
     static func startWorkers(
         _ location: StoreLocation, directory: TemporaryDirectory, name: String, concurrency: Int,
         lease: Double, grace: Double = 5, faults: [String] = []
-    ) throws -> ChildProcess {
+    ) async throws -> ChildProcess {
         var arguments: [String]
         switch location {
         case .sqlite(let dataDirectory):
@@ -28,8 +29,8 @@ import Testing
         arguments += ["--concurrency", "\(concurrency)"] + fastQueue + faults + [
             "--lease-seconds", "\(lease)", "--shutdown-grace-seconds", "\(grace)",
         ]
-        return try ChildProcess(
-            executable: "FaultyWorker", arguments: arguments, logPath: directory.file("\(name).log"))
+        return try await ChildProcess.start(
+            try builtExecutable("FaultyWorker"), arguments: arguments, logPath: directory.file("\(name).log"))
     }
 
     /// Messages currently held by the process `pid` (worker ids embed the pid).
@@ -54,10 +55,12 @@ import Testing
         }
 
         let faults = ["--delay-ms", "150"]
-        var workers = try (0..<2).map {
-            try Self.startWorkers(
-                location, directory: directory, name: "worker\($0)", concurrency: 2, lease: 1.5,
-                faults: faults)
+        var workers: [ChildProcess] = []
+        for index in 0..<2 {
+            workers.append(
+                try await Self.startWorkers(
+                    location, directory: directory, name: "worker\(index)", concurrency: 2, lease: 1.5,
+                    faults: faults))
         }
         var everyWorker = workers
         var kills = 0
@@ -72,7 +75,7 @@ import Testing
             victim.send(SIGKILL)
             _ = try await victim.waitForExit(seconds: 5)
             kills += 1
-            let replacement = try Self.startWorkers(
+            let replacement = try await Self.startWorkers(
                 location, directory: directory, name: "replacement\(round)", concurrency: 2,
                 lease: 1.5, faults: faults)
             workers[victimIndex] = replacement
@@ -114,7 +117,7 @@ import Testing
         let (run, _, _) = try await makeRun(in: store)
         let message = try await enqueue(in: store, runID: run.id, bytes: Data("the real one".utf8))
 
-        let slow = try Self.startWorkers(
+        let slow = try await Self.startWorkers(
             location, directory: directory, name: "slow", concurrency: 1, lease: 2,
             faults: ["--delay-ms", "5000"])
         defer { Task { await slow.stop() } }
@@ -124,7 +127,7 @@ import Testing
         slow.send(SIGSTOP)
         try await Task.sleep(for: .seconds(3))
 
-        let fast = try Self.startWorkers(location, directory: directory, name: "fast", concurrency: 1, lease: 1)
+        let fast = try await Self.startWorkers(location, directory: directory, name: "fast", concurrency: 1, lease: 1)
         defer { Task { await fast.stop() } }
         #expect(try await eventually(within: 20) {
             try await store.message(id: message.id)?.status == .ready
@@ -161,7 +164,7 @@ import Testing
         var starts = 0
         while starts < 8, try await store.message(id: poison.id)?.status != .failed {
             starts += 1
-            let worker = try Self.startWorkers(
+            let worker = try await Self.startWorkers(
                 location, directory: directory, name: "poisoned\(starts)", concurrency: 1, lease: 0.6,
                 faults: ["--crash-sender", "poison"])
             let crashedOrDone = try await eventually(within: 20) {
@@ -194,7 +197,7 @@ import Testing
         let slow = ["--delay-ms", "1500"]
 
         // A long grace period: the jobs in flight finish, the rest stay queued.
-        var worker = try Self.startWorkers(
+        var worker = try await Self.startWorkers(
             location, directory: directory, name: "graceful", concurrency: 2, lease: 5, grace: 10,
             faults: slow)
         #expect(try await eventually(within: 20) { try await store.statusCounts()[.processing] == 2 })
@@ -206,7 +209,7 @@ import Testing
         #expect(counts[.queued] == 4)
 
         // A short grace period: the jobs in flight go back to the queue, their attempt not counted.
-        worker = try Self.startWorkers(
+        worker = try await Self.startWorkers(
             location, directory: directory, name: "impatient", concurrency: 2, lease: 5, grace: 0.2,
             faults: slow)
         #expect(try await eventually(within: 20) { try await store.statusCounts()[.processing] == 2 })
@@ -222,7 +225,7 @@ import Testing
         }
 
         // Nothing was lost: a new worker finishes them all.
-        worker = try Self.startWorkers(location, directory: directory, name: "drain", concurrency: 2, lease: 5)
+        worker = try await Self.startWorkers(location, directory: directory, name: "drain", concurrency: 2, lease: 5)
         #expect(try await eventually(within: 30) { try await store.statusCounts()[.ready] == 6 })
         worker.send(SIGINT)
         #expect(try await worker.waitForExit(seconds: 20) == 0)

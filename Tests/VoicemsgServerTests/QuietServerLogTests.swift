@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import VoicemsgServer
 
@@ -22,25 +23,25 @@ import Testing
     }
 
     @Test func mp3LikeNoiseLeavesOnlyVoicemsgLinesInTheLog() async throws {
-        let server = try await LiveServer.start(workers: 1)
+        let server = try await ServerProcess.start(workers: 1)
         defer { Task { await server.stop() } }
-        let run = try server.createRun()
+        let run = try await server.createRun()
         var ids: [String] = []
         for seed in 0..<6 {
-            let file = server.directory.file("noise-\(seed).mp3")
-            try Self.mp3LikeNoise(seed: UInt64(seed)).write(to: URL(fileURLWithPath: file))
-            let answer = try server.request(
-                "/v1/runs/\(run.id)/messages?marker=1km",
-                ["-H", "Authorization: Bearer \(run.inviteToken)", "--data-binary", "@\(file)"])
+            let answer = try await server.request(
+                "/v1/runs/\(run.id)/messages?marker=1km", method: .post, headers: HTTPAnswer.bearer(run.inviteToken),
+                body: Self.mp3LikeNoise(seed: UInt64(seed)))
             try #require(answer.status == 202, "upload answered \(answer.status): \(answer.text)")
             let id = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])["id"] as? String
             ids.append(try #require(id))
         }
         let settled = try await eventually(within: 300) {
-            try ids.allSatisfy { id in
-                let answer = try server.request("/v1/messages/\(id)", ["-H", "Authorization: Bearer \(run.ownerToken)"])
-                return answer.text.contains("\"failed\"") || answer.text.contains("\"ready\"")
+            var all = true
+            for id in ids {
+                let answer = try await server.request("/v1/messages/\(id)", headers: HTTPAnswer.bearer(run.ownerToken))
+                all = all && (answer.text.contains("\"failed\"") || answer.text.contains("\"ready\""))
             }
+            return all
         }
         #expect(settled, "every upload was processed:\n\(server.process.log)")
         let lines = server.process.log.split(separator: "\n")

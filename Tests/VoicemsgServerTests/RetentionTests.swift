@@ -86,7 +86,7 @@ import Testing
         let claim = try #require(try await open.store.queue.claim(workerID: "w", leaseSeconds: 30))
         _ = try await open.store.queue.fail(claim, error: "silent", retryAfterSeconds: nil)
         var configuration = APIConfiguration()
-        configuration.failedOriginalRetentionSeconds = 3600
+        configuration.failedOriginalRetention = .seconds(3600)
         let router = VoicemsgAPI(store: open.store, metrics: ServerMetrics(), configuration: configuration).makeRouter()
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.router) { client in

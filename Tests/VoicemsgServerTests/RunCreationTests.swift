@@ -20,25 +20,25 @@ import Testing
     }
 
     @Test func aClientOverTheLimitGets429WithRetryAfter() async throws {
-        let server = try await LiveServer.start(["--runs-per-minute", "3"])
-        defer { Task { await server.stop() } }
-        let body = ["-X", "POST", "--data", #"{"title":"Flood","plannedDistanceMeters":5000}"#]
-        for _ in 0..<3 { #expect(try server.request("/v1/runs", body).status == 201) }
-        let refused = try server.request("/v1/runs", body)
-        #expect(refused.status == 429)
-        let retryAfter = try #require(refused.headers["retry-after"].flatMap(Int.init))
-        #expect((1...20).contains(retryAfter), "\(retryAfter)")
-        #expect(refused.text.contains("at most 3 runs a minute"))
+        try await TestServer.run({ $0.api.runCreationsPerMinute = 3 }) { server in
+            let body = Data(#"{"title":"Flood","plannedDistanceMeters":5000}"#.utf8)
+            for _ in 0..<3 { #expect(try await server.request("/v1/runs", method: .post, body: body).status == 201) }
+            let refused = try await server.request("/v1/runs", method: .post, body: body)
+            #expect(refused.status == 429)
+            let retryAfter = try #require(refused.headers["retry-after"].flatMap(Int.init))
+            #expect((1...20).contains(retryAfter), "\(retryAfter)")
+            #expect(refused.text.contains("at most 3 runs a minute"))
+        }
     }
 
     @Test func closedRunCreationNeedsTheAdminToken() async throws {
         let admin = SecureIdentifier.makeToken()
-        let server = try await LiveServer.start(["--admin-only-runs"], environment: ["VOICEMSG_ADMIN_TOKEN": admin])
-        defer { Task { await server.stop() } }
-        let body = ["-X", "POST", "--data", #"{"title":"Private","plannedDistanceMeters":5000}"#]
-        #expect(try server.request("/v1/runs", body).status == 401)
-        #expect(try server.request("/v1/runs", body + ["-H", "Authorization: Bearer \(SecureIdentifier.makeToken())"]).status == 403)
-        #expect(try server.request("/v1/runs", body + ["-H", "Authorization: Bearer \(admin)"]).status == 201)
-        #expect(!server.process.log.contains(admin))
+        try await TestServer.run({ $0.api.adminTokenHash = SecureIdentifier.hash(token: admin) }) { server async throws in
+            let body = Data(#"{"title":"Private","plannedDistanceMeters":5000}"#.utf8)
+            #expect(try await server.request("/v1/runs", method: .post, body: body).status == 401)
+            #expect(try await server.request("/v1/runs", method: .post, headers: HTTPAnswer.bearer(SecureIdentifier.makeToken()), body: body).status == 403)
+            #expect(try await server.request("/v1/runs", method: .post, headers: HTTPAnswer.bearer(admin), body: body).status == 201)
+            #expect(!server.log.contains(admin))
+        }
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
+import HTTPTypes
 import Testing
 import TestSupport
 
 @testable import VoicemsgServer
 
 /// The limits a stranger meets (docs/operations.md, "Limits"), each tried against a real
-/// `voicemsg-server serve` on loopback (one worker): text limits, control characters, numbers,
-/// idempotency, run creation, one run flooding the queue, failed uploads' retention, HTTP
-/// details and what is logged. Each expectation fails the test when its answer changes.
+/// server on loopback (one worker): text limits, control characters, numbers, idempotency, run
+/// creation, one run flooding the queue, failed uploads' retention, HTTP details and what is
+/// logged. Each expectation fails the test when its answer changes.
 @Suite(.serialized) struct StrangerLimitsTests {
     static func speech(_ directory: TemporaryDirectory, _ text: String, _ name: String) throws -> String {
         let raw = directory.file("\(name)-raw.wav")
@@ -19,125 +20,123 @@ import TestSupport
     }
 
     @Test func everyLimitAStrangerMeetsHolds() async throws {
-        let server = try await LiveServer.start(["--runs-per-minute", "30"], workers: 1)
-        defer { Task { await server.stop() } }
-        let json = ["-X", "POST", "-H", "Content-Type: application/json"]
-        func createRun(_ body: String) throws -> LiveServer.Answer {
-            try server.request("/v1/runs", json + ["--data", body])
-        }
-        let run = try server.createRun(title: "Abuse", planned: 10_000)
-        let runA = try server.createRun(title: "Flood A", planned: 10_000)
-        let runB = try server.createRun(title: "Lone B", planned: 10_000)
-        let invite = "Authorization: Bearer \(run.inviteToken)"
-        let owner = "Authorization: Bearer \(run.ownerToken)"
-        let junk = server.directory.file("junk.amr")
-        try Data(Array("#!AMR\n".utf8) + [UInt8](repeating: 0x3C, count: 2000)).write(to: URL(fileURLWithPath: junk))
-        func upload(_ query: String, file: String = junk, headers: [String] = [], runID: String? = nil) throws -> LiveServer.Answer {
-            try server.request(
-                "/v1/runs/\(runID ?? run.id)/messages?\(query)",
-                ["-X", "POST", "-H", invite, "--data-binary", "@\(file)"] + headers)
-        }
-
-        // Text limits count bytes.
-        let accents = "a" + String(repeating: "\u{0301}", count: 20_000)
-        let longTitle = try createRun(String(decoding: try JSONEncoder().encode(["title": accents]), as: UTF8.self))
-        #expect(longTitle.status == 400 && longTitle.text.contains("800 bytes"))
-        let senderAccents = String(repeating: "%CC%81", count: 9_000)
-        let longSender = try upload("marker=1km&sender=a\(senderAccents)")
-        #expect(longSender.status == 400)
-
-        // Control characters and NUL.
-        let escape = try upload("marker=1km&sender=%1B%5B31mRED")
-        #expect(escape.status == 400 && escape.text.contains("control"))
-        let override = try createRun(#"{"title":"\u202Etxt.exe"}"#)
-        #expect(override.status == 400 && override.text.contains("bidirectional"))
-        let newline = try createRun(#"{"title":"line\r\nbreak"}"#)
-        #expect(newline.status == 400)
-        let nul = try upload("marker=1km&sender=ab%00cd")
-        #expect(nul.status == 400 && nul.text.contains("NUL"))
-
-        // Numbers.
-        let huge = try createRun(#"{"title":"Far","plannedDistanceMeters":1e308}"#)
-        #expect(huge.status == 400)
-
-        // Idempotency.
-        let keyed = try upload("marker=1km&sender=Ann", headers: ["-H", "Idempotency-Key: probe-1"])
-        #expect(keyed.status == 202)
-        let reused = try upload("marker=5km&sender=Eve", headers: ["-H", "Idempotency-Key: probe-1"])
-        #expect(reused.status == 422)
-
-        // Run creation flood (this server allows 30 a minute from one address).
-        var flood: [Int] = []
-        for _ in 0..<30 { flood.append(try createRun(#"{"title":"Flood","plannedDistanceMeters":5000}"#).status) }
-        _ = try #require(flood.firstIndex(of: 429))
-        let refusedRun = try createRun(#"{"title":"Flood","plannedDistanceMeters":5000}"#)
-        #expect(refusedRun.status == 429 && refusedRun.headers["retry-after"] != nil)
-
-        // One run flooding the queue: run A uploads 20 recordings, run B one; one worker.
-        let speech = try Self.speech(server.directory, "Keep going, you are doing great", "speech")
-        for index in 0..<20 {
-            let answer = try server.request(
-                "/v1/runs/\(runA.id)/messages?marker=\(index + 1)00m",
-                ["-X", "POST", "-H", "Authorization: Bearer \(runA.inviteToken)", "--data-binary", "@\(speech)"])
-            #expect(answer.status == 202)
-        }
-        let lone = try server.request(
-            "/v1/runs/\(runB.id)/messages?marker=1km",
-            ["-X", "POST", "-H", "Authorization: Bearer \(runB.inviteToken)", "--data-binary", "@\(speech)"])
-        let loneID = try JSONDecoder().decode(UploadResponse.self, from: lone.body).id
-        let ownerB = "Authorization: Bearer \(runB.ownerToken)"
-        var aReadyWhenBReady = -1
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline {
-            let status = try JSONDecoder().decode(MessageResponse.self, from: try server.request("/v1/messages/\(loneID)", ["-H", ownerB]).body)
-            if status.status == .ready || status.status == .failed {
-                // The worker logs each completion as it commits it, so the log's order is the
-                // order messages became ready, however late this task looks.
-                let completions = server.process.log.split(separator: "\n").filter { $0.contains("completed") }
-                let loneAt = try #require(completions.firstIndex { $0.contains(loneID) })
-                aReadyWhenBReady = loneAt
-                #expect(status.status == .ready, "\(status.error ?? "")")
-                break
+        try await TestServer.run(workers: 1, { $0.api.runCreationsPerMinute = 30 }) { server in
+            func createRun(_ body: String) async throws -> HTTPAnswer {
+                try await server.request("/v1/runs", method: .post, headers: [.contentType: "application/json"], body: Data(body.utf8))
             }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        #expect((0..<10).contains(aReadyWhenBReady), "B's message waited for \(aReadyWhenBReady) of A's")
+            let run = try await server.createRun(title: "Abuse", planned: 10_000)
+            let runA = try await server.createRun(title: "Flood A", planned: 10_000)
+            let runB = try await server.createRun(title: "Lone B", planned: 10_000)
+            let invite = HTTPAnswer.bearer(run.inviteToken)
+            let owner = HTTPAnswer.bearer(run.ownerToken)
+            let junk = server.directory.file("junk.amr")
+            try Data(Array("#!AMR\n".utf8) + [UInt8](repeating: 0x3C, count: 2000)).write(to: URL(fileURLWithPath: junk))
+            func upload(_ query: String, file: String = junk, headers: HTTPFields = [:], runID: String? = nil) async throws -> HTTPAnswer {
+                var fields = invite
+                fields.append(contentsOf: headers)
+                return try await server.upload("/v1/runs/\(runID ?? run.id)/messages?\(query)", file: file, headers: fields)
+            }
 
-        // Failed originals: the owner is told until when they are kept.
-        let failing = try JSONDecoder().decode(UploadResponse.self, from: try upload("marker=2km").body).id
-        var failed = false
-        for _ in 0..<600 where !failed {
-            failed = try JSONDecoder().decode(MessageResponse.self, from: try server.request("/v1/messages/\(failing)", ["-H", owner]).body).status == .failed
-            if !failed { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        #expect(failed)
-        let info = try JSONDecoder().decode(RunInfoResponse.self, from: try server.request("/v1/runs/\(run.id)", ["-H", owner]).body)
-        let storage = try #require(info.storage)
-        #expect(storage.failedOriginalsKeptSeconds == 7 * 86_400)
-        #expect(storage.nextFailedOriginalDeletionAt != nil)
+            // Text limits count bytes.
+            let accents = "a" + String(repeating: "\u{0301}", count: 20_000)
+            let longTitle = try await createRun(String(decoding: try JSONEncoder().encode(["title": accents]), as: UTF8.self))
+            #expect(longTitle.status == 400 && longTitle.text.contains("800 bytes"))
+            let senderAccents = String(repeating: "%CC%81", count: 9_000)
+            let longSender = try await upload("marker=1km&sender=a\(senderAccents)")
+            #expect(longSender.status == 400)
 
-        // HTTP details, on B's ready audio.
-        let audioPath = "/v1/messages/\(loneID)/audio"
-        let head = try server.raw("HEAD \(audioPath) HTTP/1.0\r\n\(ownerB)\r\n\r\n")
-        #expect(head.head.hasPrefix("HTTP/1.0 200") && head.body.isEmpty, "\(head.head)")
-        let audio = try server.request(audioPath, ["-H", ownerB])
-        let etag = try #require(audio.headers["etag"])
-        let weak = try server.request(audioPath, ["-H", ownerB, "-H", "If-None-Match: W/\(etag)"])
-        #expect(weak.status == 304)
-        let closes = try server.closesAfter(rawRequest: "GET /healthz HTTP/1.0\r\n\r\n")
-        #expect(closes)
-        let big = server.directory.file("big.json")
-        try Data(("{\"title\":\"" + String(repeating: "a", count: 2_200_000) + "\"}").utf8).write(to: URL(fileURLWithPath: big))
-        let tooBig = try server.request("/v1/runs", ["-X", "POST", "--data-binary", "@\(big)"])
-        #expect(tooBig.status == 413)
-        // The upload answer carries the sender's token.
-        let created = keyed
-        #expect(created.headers["cache-control"] == "no-store" && created.headers["x-content-type-options"] == "nosniff")
-        _ = try server.request("/v1/runs/\(run.id)/manifest")
-        _ = try server.request("/v1/runs/\(run.id)/manifest", ["-H", invite])
-        let log = server.process.log
-        let logged = ["401", "403", "413", "429", "422"].filter { log.contains("status=\($0)") }
-        #expect(logged.count == 5, "\(log.suffix(3000))")
-        #expect(!log.contains(run.inviteToken) && !log.contains(run.ownerToken))
+            // Control characters and NUL.
+            let escape = try await upload("marker=1km&sender=%1B%5B31mRED")
+            #expect(escape.status == 400 && escape.text.contains("control"))
+            let override = try await createRun(#"{"title":"\u202Etxt.exe"}"#)
+            #expect(override.status == 400 && override.text.contains("bidirectional"))
+            let newline = try await createRun(#"{"title":"line\r\nbreak"}"#)
+            #expect(newline.status == 400)
+            let nul = try await upload("marker=1km&sender=ab%00cd")
+            #expect(nul.status == 400 && nul.text.contains("NUL"))
+
+            // Numbers.
+            let huge = try await createRun(#"{"title":"Far","plannedDistanceMeters":1e308}"#)
+            #expect(huge.status == 400)
+
+            // Idempotency.
+            let keyed = try await upload("marker=1km&sender=Ann", headers: [HTTPField.Name("Idempotency-Key")!: "probe-1"])
+            #expect(keyed.status == 202)
+            let reused = try await upload("marker=5km&sender=Eve", headers: [HTTPField.Name("Idempotency-Key")!: "probe-1"])
+            #expect(reused.status == 422)
+
+            // Run creation flood (this server allows 30 a minute from one address).
+            var flood: [Int] = []
+            for _ in 0..<30 { flood.append(try await createRun(#"{"title":"Flood","plannedDistanceMeters":5000}"#).status) }
+            _ = try #require(flood.firstIndex(of: 429))
+            let refusedRun = try await createRun(#"{"title":"Flood","plannedDistanceMeters":5000}"#)
+            #expect(refusedRun.status == 429 && refusedRun.headers["retry-after"] != nil)
+
+            // One run flooding the queue: run A uploads 20 recordings, run B one; one worker.
+            let speech = try Self.speech(server.directory, "Keep going, you are doing great", "speech")
+            for index in 0..<20 {
+                let answer = try await server.upload(
+                    "/v1/runs/\(runA.id)/messages?marker=\(index + 1)00m", file: speech, headers: HTTPAnswer.bearer(runA.inviteToken))
+                #expect(answer.status == 202)
+            }
+            let lone = try await server.upload(
+                "/v1/runs/\(runB.id)/messages?marker=1km", file: speech, headers: HTTPAnswer.bearer(runB.inviteToken))
+            let loneID = try JSONDecoder().decode(UploadResponse.self, from: lone.body).id
+            let ownerB = HTTPAnswer.bearer(runB.ownerToken)
+            var aReadyWhenBReady = -1
+            let deadline = Date().addingTimeInterval(120)
+            while Date() < deadline {
+                let status = try JSONDecoder().decode(MessageResponse.self, from: try await server.request("/v1/messages/\(loneID)", headers: ownerB).body)
+                if status.status == .ready || status.status == .failed {
+                    // The worker logs each completion as it commits it, so the log's order is the
+                    // order messages became ready, however late this task looks.
+                    let completions = server.log.split(separator: "\n").filter { $0.contains("completed") }
+                    let loneAt = try #require(completions.firstIndex { $0.contains(loneID) })
+                    aReadyWhenBReady = loneAt
+                    #expect(status.status == .ready, "\(status.error ?? "")")
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect((0..<10).contains(aReadyWhenBReady), "B's message waited for \(aReadyWhenBReady) of A's")
+
+            // Failed originals: the owner is told until when they are kept.
+            let failing = try JSONDecoder().decode(UploadResponse.self, from: try await upload("marker=2km").body).id
+            var failed = false
+            for _ in 0..<600 where !failed {
+                failed = try JSONDecoder().decode(MessageResponse.self, from: try await server.request("/v1/messages/\(failing)", headers: owner).body).status == .failed
+                if !failed { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(failed)
+            let info = try JSONDecoder().decode(RunInfoResponse.self, from: try await server.request("/v1/runs/\(run.id)", headers: owner).body)
+            let storage = try #require(info.storage)
+            #expect(storage.failedOriginalsKeptSeconds == 7 * 86_400)
+            #expect(storage.nextFailedOriginalDeletionAt != nil)
+
+            // HTTP details, on B's ready audio.
+            let audioPath = "/v1/messages/\(loneID)/audio"
+            let head = try await server.raw("HEAD \(audioPath) HTTP/1.0\r\nAuthorization: Bearer \(runB.ownerToken)\r\n\r\n")
+            #expect(head.head.hasPrefix("HTTP/1.0 200") && head.body.isEmpty, "\(head.head)")
+            let audio = try await server.request(audioPath, headers: ownerB)
+            let etag = try #require(audio.headers["etag"])
+            var ownerBIfNoneMatch = ownerB
+            ownerBIfNoneMatch[.ifNoneMatch] = "W/\(etag)"
+            let weak = try await server.request(audioPath, headers: ownerBIfNoneMatch)
+            #expect(weak.status == 304)
+            let closes = try await server.closesAfter(rawRequest: "GET /healthz HTTP/1.0\r\n\r\n")
+            #expect(closes)
+            let big = Data(("{\"title\":\"" + String(repeating: "a", count: 2_200_000) + "\"}").utf8)
+            let tooBig = try await server.request("/v1/runs", method: .post, body: big)
+            #expect(tooBig.status == 413)
+            // The upload answer carries the sender's token.
+            let created = keyed
+            #expect(created.headers["cache-control"] == "no-store" && created.headers["x-content-type-options"] == "nosniff")
+            _ = try await server.request("/v1/runs/\(run.id)/manifest")
+            _ = try await server.request("/v1/runs/\(run.id)/manifest", headers: invite)
+            let log = server.log
+            let logged = ["401", "403", "413", "429", "422"].filter { log.contains("status=\($0)") }
+            #expect(logged.count == 5, "\(log.suffix(3000))")
+            #expect(!log.contains(run.inviteToken) && !log.contains(run.ownerToken))
+        }
     }
 }

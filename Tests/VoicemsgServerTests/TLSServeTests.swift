@@ -27,8 +27,8 @@ import TestSupport
     @Test func servesTheRecordingPageOverHTTPS() async throws {
         let directory = try TemporaryDirectory()
         let (cert, key) = try Self.makeCertificate(in: directory, name: "server")
-        let server = try ChildProcess(
-            executable: "voicemsg-server",
+        let server = try await ChildProcess.start(
+            try builtExecutable("voicemsg-server"),
             arguments: ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", directory.file("data"),
                         "--workers", "0", "--tls-cert", cert, "--tls-key", key],
             logPath: directory.file("server.log"))

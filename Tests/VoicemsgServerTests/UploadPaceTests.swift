@@ -28,7 +28,7 @@ struct UploadPaceTests {
 
     /// 100 B/s after half a second, on the pieces' clock.
     static func spooler(_ directory: URL, clock: Locked<Duration>) -> UploadSpooler {
-        var spooler = UploadSpooler(directory: directory, limit: 1 << 20)
+        var spooler = UploadSpooler(directory: directory, limit: 1 << 20, threads: UploadThreads())
         spooler.graceSeconds = 0.5
         spooler.minimumBytesPerSecond = 100
         spooler.timeSince = { _ in clock.withLock { $0 } }

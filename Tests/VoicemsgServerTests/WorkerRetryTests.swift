@@ -68,9 +68,9 @@ import TestSupport
         let message = try await enqueue(in: store, runID: run.id, maxAttempts: maxAttempts)
 
         var queue = QueueConfiguration()
-        queue.pollSeconds = 0.05
-        queue.retryBaseSeconds = retryBaseSeconds
-        queue.retryMaxSeconds = 60
+        queue.pollInterval = .milliseconds(50)
+        queue.retryBaseDelay = .seconds(retryBaseSeconds)
+        queue.retryMaxDelay = .seconds(60)
         let processor = FlakyProcessor(failures: failures)
         let pool = WorkerPool(store: store, processor: processor, configuration: queue, concurrency: 1,
                               metrics: ServerMetrics(), logger: testLogger)

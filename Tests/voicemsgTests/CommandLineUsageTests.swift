@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The command line as a newcomer first uses it, following docs/cli.md: each test runs the
 /// built `voicemsg`, with ffprobe and ffmpeg judging the files.
@@ -141,28 +142,15 @@ import Testing
     @Test func serveStartupLineCountsWorkers() async throws {
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let log = folder.appendingPathComponent("serve.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.executable)
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--workers", "1",
-                             "--data-dir", folder.appendingPathComponent("data").path]
-        process.standardError = try FileHandle(forWritingTo: log)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        defer {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-        }
+        let process = try await ChildProcess.start(
+            CommandLine.executable,
+            arguments: ["serve", "--host", "127.0.0.1", "--port", "0", "--workers", "1",
+                        "--data-dir", folder.appendingPathComponent("data").path],
+            logPath: folder.appendingPathComponent("serve.log").path)
+        defer { Task { await process.stop() } }
         // Generous: a loaded full run has taken over 30 s to start a server.
-        let deadline = Date().addingTimeInterval(180)
-        var line: String?
-        while line == nil, process.isRunning, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(100))
-            line = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").map(String.init)
-                .first { $0.contains("listening on") && $0.contains("voicemsg serve:") }
-        }
-        let startup = try #require(line, "no startup line: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        let line = await process.waitForLog(matching: "voicemsg serve:.*listening on[^\n]*", seconds: 180).map(String.init)
+        let startup = try #require(line, "no startup line: \(process.log)")
         #expect(startup.hasSuffix("; 1 worker"), "\(startup)")
     }
 }

@@ -6,7 +6,7 @@ public struct MessagePipeline: Sendable {
     public var configuration: PipelineConfiguration
 
     /// The text in the `ENCODER` tag and the Opus vendor string.
-    public static let encoderName = "voicemsg 0.1.0"
+    public static let encoderName = "voicemsg \(VoicemsgVersion.current)"
 
     public init(configuration: PipelineConfiguration = .init()) {
         self.configuration = configuration

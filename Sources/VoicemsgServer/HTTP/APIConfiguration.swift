@@ -17,9 +17,9 @@ public struct APIConfiguration: Sendable {
     /// When set, run creation is closed to the public: only a request bearing this token (the
     /// operator's) creates a run. Only its SHA-256 is kept.
     public var adminTokenHash: String?
-    /// How long the upload of a failed message is kept (for its sender to retry or the operator
-    /// to look at), in seconds. Default 7 days.
-    public var failedOriginalRetentionSeconds: Double = 7 * 86_400
+    /// How long the upload of a failed message is kept, for its sender to retry or the operator
+    /// to look at. Default 7 days.
+    public var failedOriginalRetention: Duration = .seconds(7 * 86_400)
     /// Queued and processing messages past which uploads get 503 with `Retry-After`.
     public var maxQueueDepth: Int = 10_000
     /// Uploads each bearer token may start per minute; more get 429 with `Retry-After`.
@@ -29,19 +29,22 @@ public struct APIConfiguration: Sendable {
     public var maxConcurrentUploads: Int = 128
     /// Messages a run may hold; more get 409.
     public var maxMessagesPerRun: Int = 1_000
-    /// Seconds a connection may go without a byte from the client before the server closes it:
-    /// while its request headers arrive, between body bytes, and idle between requests. A
-    /// stalled upload is then cut off and leaves nothing. Default 30.
-    public var idleTimeoutSeconds: Double = 30
-    /// Seconds from a request's first byte until its headers must be whole, whatever the pace
+    /// How long a connection may go without a byte from the client before the server closes
+    /// it: while its request headers arrive, between body bytes, and idle between requests. A
+    /// stalled upload is then cut off and leaves nothing. Default 30 s.
+    public var idleTimeout: Duration = .seconds(30)
+    /// How long from a request's first byte until its headers must be whole, whatever the pace
     /// of the bytes, as nginx's `client_header_timeout`: a client trickling its headers a byte
-    /// at a time is closed. Default 10: a phone on a poor network sends a request head (under
+    /// at a time is closed. Default 10 s: a phone on a poor network sends a request head (under
     /// 2 KB) in well under a second.
-    public var headerTimeoutSeconds: Double = 10
-    /// The slowest upload body kept: after 20 s of grace, a body must average this many bytes a
-    /// second or it is cut off with 408 and leaves nothing. Default 500 (4 kbit/s, far below
-    /// any phone network); 0 turns the check off.
+    public var headerTimeout: Duration = .seconds(10)
+    /// The slowest upload body kept: after `uploadPaceGrace`, a body must average this many
+    /// bytes a second or it is cut off with 408 and leaves nothing. Default 500 (4 kbit/s, far
+    /// below any phone network); 0 turns the check off.
     public var minimumUploadBytesPerSecond: Double = 500
+    /// How long a body may take before `minimumUploadBytesPerSecond` is checked: the first
+    /// seconds of an upload include the connection's slow start and a phone waking its radio.
+    public static let uploadPaceGrace: Duration = .seconds(20)
     /// Where uploads are written while they arrive (see `UploadSpooler`). The server sets it
     /// inside the SQLite data folder; the default is the system's temporary folder.
     public var spoolDirectory: URL = FileManager.default.temporaryDirectory

@@ -27,9 +27,11 @@ struct UploadSpooler: Sendable {
 
     let directory: URL
     let limit: Int
-    /// Bytes gathered before one write: file writes, hashing and the final sync run on
-    /// `UploadThreads` (lower priority), never on the threads that serve requests, and a hop per
-    /// 128 KiB keeps their cost low while a hundred uploads hold at most that much each.
+    /// Where file writes, hashing and the final sync run: at lower priority, never on the
+    /// threads that serve requests.
+    let threads: UploadThreads
+    /// Bytes gathered before one write on `threads`: a hop per 128 KiB keeps their cost low
+    /// while a hundred uploads hold at most that much each.
     var batchBytes = 128 * 1024
     var prefixLength = 64
     /// How much more than the limit a refused body is read and discarded.
@@ -40,7 +42,7 @@ struct UploadSpooler: Sendable {
     /// closes a body that stops; this one that trickles (a byte a second would hold a 25 MB
     /// upload's connection for 289 days). 500 B/s is far below any phone network; 0 turns it off.
     var minimumBytesPerSecond = 500.0
-    var graceSeconds = 20.0
+    var graceSeconds = APIConfiguration.uploadPaceGrace.inSeconds
     /// How long the body has been arriving, from the instant its spooling started: the clock
     /// the pace is judged by (tests give one that ticks per piece).
     var timeSince: @Sendable (ContinuousClock.Instant) -> Duration = { $0.duration(to: .now) }
@@ -82,7 +84,7 @@ struct UploadSpooler: Sendable {
         let started = ContinuousClock.now
         func flush() async throws {
             guard pending.readableBytes > 0 else { return }
-            hasher = try await UploadThreads.run { [pending, hasher] in
+            hasher = try await threads.run { [pending, hasher] in
                 try Self.write(pending, to: handle, directory: directory)
                 var updated = hasher
                 pending.withUnsafeReadableBytes { updated.update(bufferPointer: $0) }
@@ -112,7 +114,7 @@ struct UploadSpooler: Sendable {
             throw HTTPError(
                 .badRequest, message: "the body ended after \(written) of its \(declaredLength) bytes")
         }
-        try await UploadThreads.run { try handle.synchronize() }
+        try await threads.run { try handle.synchronize() }
         let whole = directory.appendingPathComponent(name + ".upload")
         try FileManager.default.moveItem(at: partial, to: whole)
         keep = true

@@ -23,7 +23,7 @@ extension VoicemsgAPI {
             SecureIdentifier.constantTimeEquals(credential.tokenHash, run.ownerTokenHash)
         else { return nil }
         let stored = try await store.queue.storage(runID: run.id)
-        let keep = configuration.failedOriginalRetentionSeconds
+        let keep = configuration.failedOriginalRetention.inSeconds
         return RunStorageInfo(
             stored: stored, failedOriginalsKeptSeconds: keep,
             nextFailedOriginalDeletionAt: stored.oldestFailedOriginalAt.map { $0 + keep },

@@ -12,6 +12,8 @@ public struct VoicemsgAPI: Sendable {
     let runCreation: RunCreationGate
     let admission: UploadAdmission
     let uploadSlots: UploadSlots
+    /// The threads uploads are written on, this API's own: they stop when it is released.
+    let uploadThreads = UploadThreads()
 
     public init(store: Store, metrics: ServerMetrics, configuration: APIConfiguration = .init()) {
         self.store = store
@@ -170,7 +172,7 @@ public struct VoicemsgAPI: Sendable {
 
     var spooler: UploadSpooler {
         var spooler = UploadSpooler(
-            directory: configuration.spoolDirectory, limit: configuration.maxUploadBytes)
+            directory: configuration.spoolDirectory, limit: configuration.maxUploadBytes, threads: uploadThreads)
         spooler.prefixLength = AudioSniffer.prefixLength
         spooler.minimumBytesPerSecond = configuration.minimumUploadBytesPerSecond
         return spooler

@@ -1,28 +1,18 @@
-import CoreMetrics
-import Metrics
 import Prometheus
 
-/// The server's metrics, recorded through swift-metrics into a Prometheus registry that
-/// `/metrics` exports. Queue depth is read from the store at scrape time, so it covers every
-/// worker machine; the rest counts what this process did.
+/// The server's metrics, kept in a Prometheus registry that `/metrics` exports. Queue depth is
+/// read from the store at scrape time, so it covers every worker machine; the rest counts what
+/// this process did.
 ///
-/// The factory is passed in rather than installed with `MetricsSystem.bootstrap`, which a process
-/// may call only once: each server, and each test's server, keeps its own registry.
+/// Each metric is made on the registry itself, with its `# HELP` line (`promtool check
+/// metrics` wants one for every metric; swift-metrics has no place for it). Each server, and
+/// each test's server, keeps a registry of its own: nothing goes through the process-wide
+/// `MetricsSystem`, which a process may bootstrap only once.
 public struct ServerMetrics: Sendable {
     /// Upper bounds of the job-duration histogram.
     static let durationBuckets: [Duration] = [
         .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
         .milliseconds(2500), .seconds(5), .seconds(10), .seconds(30), .seconds(60),
-    ]
-
-    /// The `# HELP` line of each metric; `promtool check metrics` wants one for every metric.
-    static let help = [
-        "voicemsg_queue_depth": "Messages in each state.",
-        "voicemsg_job_duration_seconds": "Time to process one message, in this process.",
-        "voicemsg_job_failures_total": "Failed attempts: permanent, retry or dead.",
-        "voicemsg_jobs_completed_total": "Jobs completed in this process.",
-        "voicemsg_stale_results_total": "Results dropped because the lease was lost.",
-        "voicemsg_uploads_total": "Uploads accepted by this process.",
     ]
 
     /// How a failed attempt ended, the `kind` label of `voicemsg_job_failures_total`.
@@ -36,37 +26,45 @@ public struct ServerMetrics: Sendable {
     }
 
     let registry: PrometheusCollectorRegistry
-    private let queueDepth: [MessageStatus: CoreMetrics.Gauge]
-    private let jobDuration: CoreMetrics.Timer
-    private let failures: [AttemptFailure: CoreMetrics.Counter]
-    private let completed: CoreMetrics.Counter
-    private let staleResults: CoreMetrics.Counter
-    private let uploads: CoreMetrics.Counter
+    private let queueDepth: [MessageStatus: Gauge]
+    private let jobDuration: DurationHistogram
+    private let failures: [AttemptFailure: Counter]
+    private let completed: Counter
+    private let staleResults: Counter
+    private let uploads: Counter
 
-    /// Records into `factory`'s registry; by default a new registry of its own.
-    public init(factory: PrometheusMetricsFactory = PrometheusMetricsFactory(registry: PrometheusCollectorRegistry())) {
-        var prometheus = factory
-        prometheus.durationHistogramBuckets["voicemsg_job_duration_seconds"] = Self.durationBuckets
-        let described = DescribedPrometheusFactory(base: prometheus, help: Self.help)
-        registry = factory.registry
+    /// Records into `registry`; by default a new registry of its own.
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        func described(_ name: String, _ help: String) -> MetricNameDescriptor {
+            MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
+        }
         // Every series exists from the start, so a scrape shows 0 rather than nothing.
+        let depth = described("voicemsg_queue_depth", "Messages in each state.")
         queueDepth = Dictionary(
             uniqueKeysWithValues: MessageStatus.allCases.map { status in
-                (status, CoreMetrics.Gauge(label: "voicemsg_queue_depth", dimensions: [("state", status.rawValue)], factory: described))
+                (status, registry.makeGauge(descriptor: depth, labels: [("state", status.rawValue)]))
             })
-        jobDuration = CoreMetrics.Timer(label: "voicemsg_job_duration_seconds", factory: described)
+        jobDuration = registry.makeDurationHistogram(
+            descriptor: described("voicemsg_job_duration_seconds", "Time to process one message, in this process."),
+            labels: [], buckets: Self.durationBuckets)
+        let failed = described("voicemsg_job_failures_total", "Failed attempts: permanent, retry or dead.")
         failures = Dictionary(
             uniqueKeysWithValues: AttemptFailure.allCases.map { kind in
-                (kind, CoreMetrics.Counter(label: "voicemsg_job_failures_total", dimensions: [("kind", kind.rawValue)], factory: described))
+                (kind, registry.makeCounter(descriptor: failed, labels: [("kind", kind.rawValue)]))
             })
-        completed = CoreMetrics.Counter(label: "voicemsg_jobs_completed_total", factory: described)
-        staleResults = CoreMetrics.Counter(label: "voicemsg_stale_results_total", factory: described)
-        uploads = CoreMetrics.Counter(label: "voicemsg_uploads_total", factory: described)
+        completed = registry.makeCounter(
+            descriptor: described("voicemsg_jobs_completed_total", "Jobs completed in this process."), labels: [])
+        staleResults = registry.makeCounter(
+            descriptor: described("voicemsg_stale_results_total", "Results dropped because the lease was lost."),
+            labels: [])
+        uploads = registry.makeCounter(
+            descriptor: described("voicemsg_uploads_total", "Uploads accepted by this process."), labels: [])
     }
 
     func recordCompleted(duration: Duration) {
         completed.increment()
-        jobDuration.record(duration: duration)
+        jobDuration.record(duration)
     }
 
     func recordFailure(_ kind: AttemptFailure) {
@@ -83,7 +81,7 @@ public struct ServerMetrics: Sendable {
 
     /// Prometheus text exposition format, version 0.0.4, with the queue depth just read.
     func render(queueDepth counts: [MessageStatus: Int]) -> String {
-        for (status, gauge) in queueDepth { gauge.record(counts[status] ?? 0) }
+        for (status, gauge) in queueDepth { gauge.set(Int64(counts[status] ?? 0)) }
         return registry.emitToString()
     }
 }

@@ -2,21 +2,24 @@
 /// pipeline that takes well under a second per message.
 public struct QueueConfiguration: Sendable {
     /// How long a claim stays valid without a heartbeat. Default 30 s.
-    public var leaseSeconds: Double = 30
+    public var lease: Duration = .seconds(30)
     /// How often a busy worker extends its lease. Default: a third of the lease.
-    public var heartbeatSeconds: Double? = nil
-    /// Attempts before a job is failed for good, counting attempts that crashed. Default 5.
-    public var maxAttempts: Int = 5
+    public var heartbeatInterval: Duration? = nil
     /// First retry delay; each later retry doubles it, with jitter. Default 2 s.
-    public var retryBaseSeconds: Double = 2
+    public var retryBaseDelay: Duration = .seconds(2)
     /// Longest retry delay. Default 5 minutes.
-    public var retryMaxSeconds: Double = 300
+    public var retryMaxDelay: Duration = .seconds(300)
     /// How often an idle worker looks for work when nothing wakes it. Default 2 s.
-    public var pollSeconds: Double = 2
+    public var pollInterval: Duration = .seconds(2)
     /// On shutdown, how long jobs in flight may take before they are released. Default 20 s.
-    public var shutdownGraceSeconds: Double = 20
+    public var shutdownGrace: Duration = .seconds(20)
+
+    /// The shortest lease a server accepts: a busy worker renews its lease every third of it,
+    /// and below this a renewal delayed by a slow database or a busy machine can let a live
+    /// worker's job be taken over. (Tests of lease expiry use shorter ones on purpose.)
+    public static let shortestLease: Duration = .seconds(10)
 
     public init() {}
 
-    var effectiveHeartbeatSeconds: Double { heartbeatSeconds ?? leaseSeconds / 3 }
+    var effectiveHeartbeatInterval: Duration { heartbeatInterval ?? lease / 3 }
 }

@@ -17,8 +17,8 @@ final class ShutdownState: Sendable {
         state.withLockedValue { $0.stopping }
     }
 
-    /// Stops claiming now; releases jobs in flight after `graceSeconds`.
-    func beginStopping(graceSeconds: Double) {
+    /// Stops claiming now; releases jobs in flight after `grace`.
+    func beginStopping(grace: Duration) {
         let (first, waiters) = state.withLockedValue { state in
             defer {
                 state.stopping = true
@@ -29,7 +29,7 @@ final class ShutdownState: Sendable {
         for waiter in waiters.values { waiter.resume() }
         guard first else { return }
         Task {
-            try? await Task.sleep(for: .seconds(graceSeconds))
+            try? await Task.sleep(for: grace)
             self.expire()
         }
     }

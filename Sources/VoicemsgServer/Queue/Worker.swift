@@ -43,12 +43,13 @@ struct Worker: Sendable {
                     pool.logger.error("claim failed, retrying with backoff: \(error)")
                 }
                 let backoff = RetryBackoff(
-                    baseSeconds: configuration.pollSeconds, maxSeconds: max(configuration.pollSeconds, 30))
+                    baseSeconds: configuration.pollInterval.inSeconds,
+                    maxSeconds: max(configuration.pollInterval.inSeconds, 30))
                 await state.sleep(seconds: backoff.delay(afterAttempt: failures))
                 continue
             }
             guard let claim else {
-                await pool.signal.waitForWork(timeoutSeconds: configuration.pollSeconds)
+                await pool.signal.waitForWork(timeoutSeconds: configuration.pollInterval.inSeconds)
                 continue
             }
             await execute(claim)
@@ -60,7 +61,7 @@ struct Worker: Sendable {
     private func claimUnlessStopping() async throws -> ClaimOutcome {
         let queue = pool.queue
         let workerID = self.workerID
-        let leaseSeconds = pool.configuration.leaseSeconds
+        let leaseSeconds = pool.configuration.lease.inSeconds
         let state = self.state
         return try await withThrowingTaskGroup(of: ClaimOutcome.self) { group in
             group.addTask { .claimed(try await queue.claim(workerID: workerID, leaseSeconds: leaseSeconds)) }
@@ -164,8 +165,8 @@ struct Worker: Sendable {
                     claim, error: "gave up after \(claim.attempt) attempts: \(text)", retryAfterSeconds: nil)
             case .transient:
                 let backoff = RetryBackoff(
-                    baseSeconds: pool.configuration.retryBaseSeconds,
-                    maxSeconds: pool.configuration.retryMaxSeconds)
+                    baseSeconds: pool.configuration.retryBaseDelay.inSeconds,
+                    maxSeconds: pool.configuration.retryMaxDelay.inSeconds)
                 let delay = backoff.delay(afterAttempt: claim.attempt)
                 pool.metrics.recordFailure(.retry)
                 logger.warning("attempt failed, retrying in \(delay) s: \(PrintableText.escaped(text))")
@@ -199,15 +200,15 @@ struct Worker: Sendable {
 
     /// Extends the lease until cancelled; returns `.leaseLost` when the queue says it is gone.
     private func heartbeat(_ claim: JobClaim) async -> Outcome? {
-        let interval = pool.configuration.effectiveHeartbeatSeconds
+        let interval = pool.configuration.effectiveHeartbeatInterval
         while true {
             do {
-                try await Task.sleep(for: .seconds(interval))
+                try await Task.sleep(for: interval)
             } catch {
                 return nil
             }
             do {
-                if try await !pool.queue.heartbeat(claim, leaseSeconds: pool.configuration.leaseSeconds) {
+                if try await !pool.queue.heartbeat(claim, leaseSeconds: pool.configuration.lease.inSeconds) {
                     return .leaseLost
                 }
             } catch {

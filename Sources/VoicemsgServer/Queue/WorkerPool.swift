@@ -6,7 +6,7 @@ import ServiceLifecycle
 /// N workers that claim jobs from a store and process them, as one service.
 ///
 /// On graceful shutdown the workers stop claiming at once, jobs in flight get
-/// `shutdownGraceSeconds` to finish, and whatever is still running then is released back to the
+/// `shutdownGrace` to finish, and whatever is still running then is released back to the
 /// queue without counting the attempt, so nothing is left in `processing`.
 public final class WorkerPool: Service, Sendable {
     let queue: any JobQueue
@@ -58,8 +58,8 @@ public final class WorkerPool: Service, Sendable {
             }
         } onGracefulShutdown: {
             self.logger.info(
-                "stopping: no new jobs; jobs in flight have \(self.configuration.shutdownGraceSeconds) s")
-            state.beginStopping(graceSeconds: self.configuration.shutdownGraceSeconds)
+                "stopping: no new jobs; jobs in flight have \(self.configuration.shutdownGrace.inSeconds) s")
+            state.beginStopping(grace: self.configuration.shutdownGrace)
             Task { await self.signal.signalWork() }
         }
         try await threads.shutdownGracefully()
