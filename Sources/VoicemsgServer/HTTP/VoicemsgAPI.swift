@@ -155,7 +155,7 @@ public struct VoicemsgAPI: Sendable {
     func enqueueUnlessFull(_ message: NewMessage, spooled: UploadSpooler.Spooled) async throws -> MessageRecord {
         do {
             return try await store.queue.enqueue(message, originalFile: spooled.file, length: spooled.length)
-        } catch where StorageFull.matches(error) {
+        } catch let error as StoreError where error.code == .storageFull {
             throw UploadSpooler.diskFull
         }
     }
