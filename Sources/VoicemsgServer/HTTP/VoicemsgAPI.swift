@@ -57,9 +57,7 @@ public struct VoicemsgAPI: Sendable {
         -> EditedResponse<CreateRunResponse>
     {
         try runCreation.admit(context)
-        let body = try await JSONBody.decode(
-            CreateRunRequest.self, from: request,
-            expected: "expected JSON {\"title\": …, \"plannedDistanceMeters\": …, \"runnerName\": …}")
+        let body = try await request.decode(as: CreateRunRequest.self, context: context)
         let title = try Self.checkedText(body.title, name: "title")
         let planned = try body.plannedDistanceMeters.map(RunBounds.checkedPlannedDistance)
         // A blank name is no name: the plan page sends what the field holds.
