@@ -109,6 +109,9 @@ let package = Package(
                 "RunTracking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // The pool's `ConnectionPoolError`, which postgres-nio throws as it is when the
+                // pool has failed to connect for a while: an outage, to the store.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // sqlite3_blob_write, to store an upload from its file in pieces.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

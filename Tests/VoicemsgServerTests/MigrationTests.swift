@@ -22,10 +22,10 @@ import Testing
         #expect(try await old.appliedMigrations() == Array(old.knownMigrations.prefix(1)))
         #expect(try await !old.messageIndexes().contains("messages_leased"))
         let run = try await old.createRunAtFirstVersion()
-        let waiting = try await enqueue(in: old, runID: run.id, bytes: Data("before the upgrade".utf8))
-        let held = try await enqueue(in: old, runID: run.id, meters: 2000)
+        let waiting = try await old.enqueueAtFirstVersion(runID: run.id, bytes: Data("before the upgrade".utf8))
+        let held = try await old.enqueueAtFirstVersion(runID: run.id, meters: 2000)
         let claim = try #require(try await old.claim(workerID: "old", leaseSeconds: 30))
-        #expect(claim.messageID == waiting.id)
+        #expect(claim.messageID == waiting)
 
         // A newer process starts on the same database while the old one holds a job.
         let new = try await OpenStore.open(location)
@@ -35,11 +35,11 @@ import Testing
         // The data and the lease survived: the old process completes its job, the new one
         // takes the next.
         #expect(try await old.complete(claim, result: JobResult(audio: Data("done".utf8), durationSeconds: 1)))
-        #expect(try await new.store.audio(messageID: waiting.id) == Data("done".utf8))
+        #expect(try await new.store.audio(messageID: waiting) == Data("done".utf8))
         let next = try #require(try await new.store.claim(workerID: "new", leaseSeconds: 30))
-        #expect(next.messageID == held.id)
+        #expect(next.messageID == held)
         #expect(next.runTitle == "Test run")
-        #expect(try await new.store.message(id: waiting.id)?.status == .ready)
+        #expect(try await new.store.message(id: waiting)?.status == .ready)
 
         // Migrating again finds nothing to do.
         try await new.store.migrate()
@@ -56,15 +56,15 @@ import Testing
         let (old, oldServices) = try await Self.openUnmigrated(location)
         try await old.migrateToFirstVersion()
         let run = try await old.createRunAtFirstVersion()
-        let message = try await enqueue(in: old, runID: run.id)
+        let message = try await old.enqueueAtFirstVersion(runID: run.id)
         try await old.forgetMigrations()
         await oldServices.stop()
 
         let new = try await OpenStore.open(location)
         #expect(try await new.store.appliedMigrations() == new.store.knownMigrations)
         #expect(try await new.store.messageIndexes().contains("messages_leased"))
-        #expect(try await new.store.message(id: message.id)?.status == .queued)
-        #expect(try await new.store.claim(workerID: "new", leaseSeconds: 30)?.messageID == message.id)
+        #expect(try await new.store.message(id: message)?.status == .queued)
+        #expect(try await new.store.claim(workerID: "new", leaseSeconds: 30)?.messageID == message)
         await new.close()
     }
 

@@ -45,6 +45,45 @@ extension Store {
         return run
     }
 
+    /// Enqueues a message as a process that knows only the first schema does: the message and
+    /// its upload in one transaction, with the columns the first migration made and no other.
+    /// Returns the message's id.
+    func enqueueAtFirstVersion(
+        runID: String, meters: Double = 1000, bytes: Data = Data("recording".utf8)
+    ) async throws -> String {
+        let id = SecureIdentifier.makeID()
+        let marker = "\(Int(meters))m"
+        switch schema {
+        case let sqlite as SQLiteBackend:
+            try await sqlite.pool.write { db in
+                let now = Date().timeIntervalSince1970
+                try db.execute(
+                    sql: """
+                        INSERT INTO messages (id, run_id, marker, marker_meters, sender, idempotency_key,
+                            status, attempts, max_attempts, available_at, created_at, updated_at)
+                        VALUES (?, ?, ?, ?, 'tester', NULL, 'queued', 0, 3, ?, ?, ?)
+                        """,
+                    arguments: [id, runID, marker, meters, now, now, now])
+                try db.execute(sql: "INSERT INTO originals (message_id, bytes) VALUES (?, ?)", arguments: [id, bytes])
+            }
+        case let postgres as PostgresBackend:
+            try await postgres.client.withTransaction(logger: testLogger) { connection in
+                try await connection.query(
+                    """
+                    INSERT INTO messages (id, run_id, marker, marker_meters, sender, idempotency_key,
+                        status, attempts, max_attempts, available_at, created_at, updated_at)
+                    VALUES (\(id), \(runID), \(marker), \(meters), 'tester', NULL, 'queued', 0, 3,
+                        voicemsg_now(), voicemsg_now(), voicemsg_now())
+                    """, logger: testLogger)
+                try await connection.query(
+                    "INSERT INTO originals (message_id, bytes) VALUES (\(id), \(ByteBuffer(bytes: bytes)))",
+                    logger: testLogger)
+            }
+        default: throw TestFailure("unknown backend \(type(of: schema))")
+        }
+        return id
+    }
+
     /// Drops the record of applied migrations, leaving the tables: a database as the server made
     /// it before migrations were recorded.
     func forgetMigrations() async throws {

@@ -41,7 +41,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let result = try run("psql", [url, "-v", "ON_ERROR_STOP=1", "-qc", "CREATE DATABASE \(name)"])
         guard result.status == 0 else {
-            throw StoreError("could not create a test database: \(result.output)")
+            throw TestFailure("could not create a test database: \(result.output)")
         }
         var components = URLComponents(string: url)!
         components.path = "/" + name

@@ -22,15 +22,15 @@ struct ResponseHardening<Context: RequestContext>: RouterMiddleware {
             response = try await next(request, context)
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
-        } catch where StorageFull.matches(error) {
+        } catch let error as StoreError where error.code == .storageFull {
             // Any write the full disk refused (a delete too: SQLite needs room in its WAL to
             // record it) rolled back whole: 507, as an upload gets, not an internal error.
-            context.logger.error("the data folder's disk is full: \(PrintableText.escaped("\(error)"))")
-            response = try StorageFull.unchanged.response(from: request, context: context)
+            context.logger.error("the database's disk is full: \(PrintableText.escaped(String(reflecting: error)))")
+            response = try Self.storageFull.response(from: request, context: context)
         } catch {
             // Hummingbird would answer an empty 500 and log nothing; the cause goes to the log
             // (escaped: it may quote stored text), the client gets a line it can report.
-            context.logger.error("internal error: \(PrintableText.escaped("\(error)"))")
+            context.logger.error("internal error: \(PrintableText.escaped(String(reflecting: error)))")
             response = try HTTPError(.internalServerError, message: "internal error; the server log has the cause")
                 .response(from: request, context: context)
         }
@@ -53,5 +53,12 @@ struct ResponseHardening<Context: RequestContext>: RouterMiddleware {
             }
         }
         return response
+    }
+
+    /// 507 for a change other than an upload: it rolled back, so nothing changed.
+    static var storageFull: HTTPError {
+        HTTPError(
+            HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
+            message: "the server's disk is full; nothing was changed; try again once space is freed")
     }
 }

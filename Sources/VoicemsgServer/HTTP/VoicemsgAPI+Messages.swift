@@ -75,8 +75,7 @@ extension VoicemsgAPI {
     func played(_ request: Request, _ context: VoicemsgRequestContext) async throws -> MessageResponse {
         let (record, credential) = try await pathMessage(context)
         _ = try await authorize(credential, runID: record.runID, needsOwner: true)
-        let body = try await JSONBody.decode(
-            PlayedRequest.self, from: request, expected: "expected JSON {\"atMeters\": …, \"runSeconds\": …}")
+        let body = try await request.decode(as: PlayedRequest.self, context: context)
         guard body.atMeters.isFinite, (0...Self.longestPlayedMeters).contains(body.atMeters) else {
             throw HTTPError(.badRequest, message: "atMeters must be a number from 0 to 1000000")
         }

@@ -59,9 +59,7 @@ public struct VoicemsgAPI: Sendable {
         -> EditedResponse<CreateRunResponse>
     {
         try runCreation.admit(context)
-        let body = try await JSONBody.decode(
-            CreateRunRequest.self, from: request,
-            expected: "expected JSON {\"title\": …, \"plannedDistanceMeters\": …, \"runnerName\": …}")
+        let body = try await request.decode(as: CreateRunRequest.self, context: context)
         let title = try Self.checkedText(body.title, name: "title")
         let planned = try body.plannedDistanceMeters.map(RunBounds.checkedPlannedDistance)
         // A blank name is no name: the plan page sends what the field holds.
@@ -157,7 +155,7 @@ public struct VoicemsgAPI: Sendable {
     func enqueueUnlessFull(_ message: NewMessage, spooled: UploadSpooler.Spooled) async throws -> MessageRecord {
         do {
             return try await store.queue.enqueue(message, originalFile: spooled.file, length: spooled.length)
-        } catch where StorageFull.matches(error) {
+        } catch let error as StoreError where error.code == .storageFull {
             throw UploadSpooler.diskFull
         }
     }

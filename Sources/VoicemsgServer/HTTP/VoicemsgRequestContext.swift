@@ -14,4 +14,11 @@ public struct VoicemsgRequestContext: AuthRequestContext, RequestContext, Remote
         identity = nil
         remoteAddress = source.channel.remoteAddress
     }
+
+    /// The limit of a JSON body: far above any valid one (a title is at most 800 bytes, the rest
+    /// are numbers). Uploads do not go through it: they stream to the spool, under their own
+    /// limit (`APIConfiguration.maxUploadBytes`).
+    public var maxUploadSize: Int { 64 * 1024 }
+
+    public var requestDecoder: JSONRequestDecoder { JSONRequestDecoder() }
 }

@@ -39,7 +39,7 @@ struct Worker: Sendable {
                 }
             } catch {
                 failures += 1
-                if failures == 1 && !(error is DatabaseUnreachable) {
+                if failures == 1 && (error as? StoreError)?.code != .unreachable {
                     pool.logger.error("claim failed, retrying with backoff: \(error)")
                 }
                 let backoff = RetryBackoff(
@@ -215,7 +215,7 @@ struct Worker: Sendable {
                 // Cancelled because the job ended while the beat was in flight: nothing to report.
                 if Task.isCancelled { return nil }
                 // An unreachable database is logged once by the store; the next beat retries.
-                if !(error is DatabaseUnreachable) { pool.logger.warning("heartbeat failed: \(error)") }
+                if (error as? StoreError)?.code != .unreachable { pool.logger.warning("heartbeat failed: \(error)") }
             }
         }
     }

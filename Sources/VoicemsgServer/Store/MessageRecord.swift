@@ -1,5 +1,6 @@
-/// A message as stored, with its job state and, once ready, what its audio is.
-public struct MessageRecord: Sendable, Equatable {
+/// A message as stored, with its job state and, once ready, what its audio is. It decodes from
+/// a row of `messages` by its column names (`CodingKeys`).
+public struct MessageRecord: Sendable, Equatable, Decodable {
     public var id: String
     public var runID: String
     public var marker: String
@@ -58,5 +59,29 @@ public struct MessageRecord: Sendable, Equatable {
         self.playedAtMeters = playedAtMeters
         self.playedAtRunSeconds = playedAtRunSeconds
         self.requestFingerprint = requestFingerprint
+    }
+
+    /// The columns of `messages` that hold each property.
+    enum CodingKeys: String, CodingKey {
+        case id
+        case runID = "run_id"
+        case marker
+        case markerMeters = "marker_meters"
+        case sender
+        case status
+        case error
+        case attempts
+        case maxAttempts = "max_attempts"
+        case durationSeconds = "duration_seconds"
+        case audioBytes = "audio_bytes"
+        case audioSHA256 = "audio_sha256"
+        case workerID = "worker_id"
+        case completedBy = "completed_by"
+        case createdAt = "created_at"
+        case senderTokenHash = "sender_token_hash"
+        case playedAt = "played_at"
+        case playedAtMeters = "played_at_meters"
+        case playedAtRunSeconds = "played_at_run_seconds"
+        case requestFingerprint = "request_fingerprint"
     }
 }

@@ -5,3 +5,13 @@ public enum MessageStatus: String, Codable, Sendable, CaseIterable {
     case ready
     case failed
 }
+
+extension MessageStatus {
+    /// The status a row holds; one this version does not know is an error, never a default.
+    init(stored text: String) throws {
+        guard let status = MessageStatus(rawValue: text) else {
+            throw StoreError(.unreadableRow, "a stored message has the status \"\(text)\", which this version does not know")
+        }
+        self = status
+    }
+}

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A run as stored: its tokens only as SHA-256 hashes.
-public struct RunRecord: Sendable, Equatable {
+/// A run as stored: its tokens only as SHA-256 hashes. It decodes from a row of `runs` by its
+/// column names (`CodingKeys`).
+public struct RunRecord: Sendable, Equatable, Decodable {
     public var id: String
     public var title: String
     public var plannedDistanceMeters: Double?
@@ -24,5 +25,16 @@ public struct RunRecord: Sendable, Equatable {
         self.ownerTokenHash = ownerTokenHash
         self.inviteTokenHash = inviteTokenHash
         self.createdAt = createdAt
+    }
+
+    /// The columns of `runs` that hold each property.
+    enum CodingKeys: String, CodingKey {
+        case id
+        case title
+        case plannedDistanceMeters = "planned_distance_meters"
+        case runnerName = "runner_name"
+        case ownerTokenHash = "owner_token_hash"
+        case inviteTokenHash = "invite_token_hash"
+        case createdAt = "created_at"
     }
 }

@@ -1,8 +1,18 @@
 import Foundation
+import Hummingbird
 
 /// A file of the web pages, compiled into the binary so that the server needs no folder of
 /// files beside it (see `scripts/embed-web.py`, which writes `WebAssets+Generated.swift` from
 /// `web/`).
+///
+/// Neither of the packages' own ways fits. SwiftPM's `.embedInCode` writes every byte as an
+/// element of an array literal, which the compiler checks one by one: with the tracker's
+/// WebAssembly, each change of web/ would be slow to build and a debug binary would grow many
+/// times the size of the files; a base64 string literal compiles at once.
+/// Hummingbird's `FileMiddleware` reads files through a `FileProvider` from a folder, which a
+/// copied binary does not have, and the pages need headers of their own at routes that are not
+/// file paths. The validators are `EntityTag`'s, which compares tags weakly as RFC 9110 says;
+/// Hummingbird's `ifNoneMatch` compares them exactly, so a `W/` tag would never match.
 struct WebAsset: Sendable {
     let name: String
     let contentType: String
@@ -17,16 +27,12 @@ struct WebAsset: Sendable {
         etag = "\"\(SecureIdentifier.hexSHA256(bytes).prefix(32))\""
     }
 
+    /// Hummingbird's type for the file's extension; text in web/ is UTF-8, which the type says
+    /// so that the browser does not guess.
     static func contentType(of name: String) -> String {
-        switch name.split(separator: ".").last {
-        case "html": "text/html; charset=utf-8"
-        case "css": "text/css; charset=utf-8"
-        case "js": "text/javascript; charset=utf-8"
-        case "svg": "image/svg+xml"
-        case "json": "application/json"
-        case "wasm": "application/wasm"
-        default: "application/octet-stream"
-        }
+        let fileExtension = name.split(separator: ".").last.map(String.init) ?? ""
+        guard let type = MediaType.getMediaType(forExtension: fileExtension) else { return "application/octet-stream" }
+        return (type.type == .text ? type.withParameter(name: "charset", value: "utf-8") : type).description
     }
 }
 

@@ -113,7 +113,8 @@ extension PostgresBackend: SchemaMigrations {
     func migrate(upTo target: Int?) async throws {
         let logger = self.logger
         do {
-            try await client.withTransaction(logger: logger) { connection in
+            try await connectOnce()
+            try await transaction { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
                 try await connection.query(
                     """
@@ -137,7 +138,25 @@ extension PostgresBackend: SchemaMigrations {
                 }
             }
         } catch {
-            throw StoreError("cannot use the database at \(redactedURL): \(String(reflecting: error))")
+            throw StoreError.context("cannot use the database at \(redactedURL)", error)
+        }
+    }
+
+    /// Connects once, outside the pool, and hangs up. The pool keeps its failed connection
+    /// attempts to itself: it retries with a backoff while queries wait, and fails them only
+    /// after a minute, without the reason. This call's own error says at once why a process
+    /// that starts cannot reach PostgreSQL: refused credentials or no such database fail the
+    /// start; an unreachable server is logged as the outage, and the migration then waits for
+    /// the pool like any other call.
+    private func connectOnce() async throws {
+        do {
+            let connection = try await PostgresConnection.connect(
+                configuration: url.connectionConfiguration(), id: 0, logger: logger)
+            try await connection.close()
+        } catch {
+            let error = Self.storeError(error)
+            guard let failure = error as? StoreError, failure.code == .unreachable else { throw error }
+            outage.failed(failure)
         }
     }
 }

@@ -4,20 +4,20 @@ import PostgresNIO
 /// `RetentionStore`, which `JobQueue` includes.
 extension PostgresJobQueue {
     func purgeFailedOriginals(failedAtOrBefore cutoff: Double) async throws -> Int {
-        try await database.client.query(
+        try await database.rows(
             """
             DELETE FROM originals WHERE message_id IN (
                 SELECT id FROM messages WHERE status = 'failed' AND updated_at <= \(cutoff))
             RETURNING message_id
-            """, logger: database.logger
-        ).collect().count
+            """
+        ) { _ in () }.count
     }
 
     /// The run's message rows are locked first, as `delete(messageID:)` locks one, so a
     /// completion running at the same time either commits before or finds its row gone.
     func deleteRun(id: String) async throws -> Bool {
         let logger = database.logger
-        let deleted = try await database.client.withTransaction(logger: logger) { connection -> Bool in
+        let deleted = try await database.transaction { connection -> Bool in
             try await connection.query("SELECT id FROM messages WHERE run_id = \(id) FOR UPDATE", logger: logger)
             try await connection.query(
                 "DELETE FROM originals WHERE message_id IN (SELECT id FROM messages WHERE run_id = \(id))", logger: logger)
@@ -32,7 +32,7 @@ extension PostgresJobQueue {
     }
 
     func storage(runID: String) async throws -> RunStorage {
-        let rows = try await database.client.query(
+        let storages = try await database.rows(
             """
             SELECT
                 (SELECT COUNT(*) FROM messages WHERE run_id = \(runID))::BIGINT AS messages,
@@ -46,15 +46,17 @@ extension PostgresJobQueue {
                     WHERE m.run_id = \(runID) AND m.status = 'failed') AS oldest_failed,
                 (SELECT MAX(m.updated_at) FROM messages m JOIN originals o ON o.message_id = m.id
                     WHERE m.run_id = \(runID) AND m.status = 'failed') AS newest_failed
-            """, logger: database.logger
-        ).collect()
-        let row = rows.first!.makeRandomAccess()
-        return RunStorage(
-            messages: Int(try row["messages"].decode(Int64.self)),
-            originals: Int(try row["originals"].decode(Int64.self)),
-            originalBytes: Int(try row["original_bytes"].decode(Int64.self)),
-            audioBytes: Int(try row["audio_bytes"].decode(Int64.self)),
-            oldestFailedOriginalAt: try row["oldest_failed"].decode(Double?.self),
-            newestFailedOriginalAt: try row["newest_failed"].decode(Double?.self))
+            """
+        ) { row in
+            let row = row.makeRandomAccess()
+            return RunStorage(
+                messages: Int(try row["messages"].decode(Int64.self)),
+                originals: Int(try row["originals"].decode(Int64.self)),
+                originalBytes: Int(try row["original_bytes"].decode(Int64.self)),
+                audioBytes: Int(try row["audio_bytes"].decode(Int64.self)),
+                oldestFailedOriginalAt: try row["oldest_failed"].decode(Double?.self),
+                newestFailedOriginalAt: try row["newest_failed"].decode(Double?.self))
+        }
+        return storages[0]
     }
 }

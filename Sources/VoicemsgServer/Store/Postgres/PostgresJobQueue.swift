@@ -20,7 +20,6 @@ struct PostgresJobQueue: JobQueue {
     let originalsInFlight = AsyncGate(limit: Self.originalsInFlightLimit)
     static let originalsInFlightLimit = 1
 
-    private var client: PostgresClient { database.client }
     private var logger: Logger { database.logger }
 
     func enqueue(_ message: NewMessage, originalFile: URL, length: Int) async throws -> MessageRecord {
@@ -31,15 +30,17 @@ struct PostgresJobQueue: JobQueue {
 
     func enqueue(_ message: NewMessage, original: Data) async throws -> MessageRecord {
         let logger = self.logger
-        let record = try await client.withTransaction(logger: logger) { connection -> MessageRecord in
+        let record = try await database.transaction { connection -> MessageRecord in
             // ON CONFLICT keeps two concurrent retries with one key from both inserting.
             let inserted = try await connection.query(
                 """
                 INSERT INTO messages (id, run_id, marker, marker_meters, sender, idempotency_key,
-                    status, attempts, max_attempts, available_at, created_at, updated_at)
+                    status, attempts, max_attempts, available_at, created_at, updated_at,
+                    sender_token_hash, request_fingerprint)
                 VALUES (\(message.id), \(message.runID), \(message.marker), \(message.markerMeters),
                     \(message.sender), \(message.idempotencyKey), 'queued', 0, \(message.maxAttempts),
-                    voicemsg_now(), voicemsg_now(), voicemsg_now())
+                    voicemsg_now(), voicemsg_now(), voicemsg_now(), \(message.senderTokenHash),
+                    \(message.requestFingerprint))
                 ON CONFLICT (run_id, idempotency_key) DO NOTHING
                 RETURNING id
                 """, logger: logger
@@ -54,16 +55,6 @@ struct PostgresJobQueue: JobQueue {
                 ).collect().first!.decode(String.self)
             } else {
                 id = message.id
-                // Set apart from the INSERT, which names only the first schema's columns, so
-                // that a database not yet migrated still takes messages without sender tokens.
-                if let hash = message.senderTokenHash {
-                    try await connection.query(
-                        "UPDATE messages SET sender_token_hash = \(hash) WHERE id = \(id)", logger: logger)
-                }
-                if let fingerprint = message.requestFingerprint {
-                    try await connection.query(
-                        "UPDATE messages SET request_fingerprint = \(fingerprint) WHERE id = \(id)", logger: logger)
-                }
                 try await connection.query(
                     "INSERT INTO originals (message_id, bytes) VALUES (\(id), \(ByteBuffer(bytes: original)))",
                     logger: logger)
@@ -71,7 +62,7 @@ struct PostgresJobQueue: JobQueue {
                 try await connection.query("SELECT pg_notify(\(PostgresWorkSignal.channel), '')", logger: logger)
             }
             let row = try await connection.query(
-                "SELECT * FROM messages WHERE id = \(id)", logger: logger
+                "SELECT \(unescaped: MessageRecord.postgresColumns) FROM messages WHERE id = \(id)", logger: logger
             ).collect().first!
             return try MessageRecord(row)
         }
@@ -85,26 +76,28 @@ struct PostgresJobQueue: JobQueue {
     /// the claim share a snapshot; the claim skips jobs out of attempts on its own.
     func claim(workerID: String, leaseSeconds: Double) async throws -> JobClaim? {
         let leaseToken = SecureIdentifier.makeToken()
-        let rows = try await database.reportingOutage {
-            try await claimQuery(workerID: workerID, leaseSeconds: leaseSeconds, leaseToken: leaseToken)
+        let claims = try await database.rows(
+            claimQuery(workerID: workerID, leaseSeconds: leaseSeconds, leaseToken: leaseToken)
+        ) { row in
+            let row = row.makeRandomAccess()
+            return JobClaim(
+                messageID: try row["id"].decode(String.self),
+                runID: try row["run_id"].decode(String.self),
+                runTitle: try row["title"].decode(String.self),
+                marker: try row["marker"].decode(String.self),
+                sender: try row["sender"].decode(String?.self),
+                attempt: try row["attempts"].decode(Int.self),
+                maxAttempts: try row["max_attempts"].decode(Int.self),
+                leaseToken: leaseToken, workerID: workerID,
+                original: try row["bytes"].decode(Data?.self) ?? Data())
         }
-        guard let row = rows.first?.makeRandomAccess() else { return nil }
+        guard let claim = claims.first else { return nil }
         changes.notify()
-        return JobClaim(
-            messageID: try row["id"].decode(String.self),
-            runID: try row["run_id"].decode(String.self),
-            runTitle: try row["title"].decode(String.self),
-            marker: try row["marker"].decode(String.self),
-            sender: try row["sender"].decode(String?.self),
-            attempt: try row["attempts"].decode(Int.self),
-            maxAttempts: try row["max_attempts"].decode(Int.self),
-            leaseToken: leaseToken, workerID: workerID,
-            original: try row["bytes"].decode(Data?.self) ?? Data())
+        return claim
     }
 
-    private func claimQuery(workerID: String, leaseSeconds: Double, leaseToken: String) async throws -> [PostgresRow] {
-        try await client.query(
-            """
+    private func claimQuery(workerID: String, leaseSeconds: Double, leaseToken: String) -> PostgresQuery {
+        """
             WITH clock AS (SELECT voicemsg_now() AS now),
             dead AS (
                 -- Jobs whose lease ran out on their last allowed attempt crashed or stalled
@@ -151,8 +144,7 @@ struct PostgresJobQueue: JobQueue {
             SELECT c.id, c.run_id, c.marker, c.sender, c.attempts, c.max_attempts, r.title, o.bytes
             FROM claimed c JOIN runs r ON r.id = c.run_id
             LEFT JOIN originals o ON o.message_id = c.id
-            """, logger: logger
-        ).collect()
+            """
     }
 
     static var exhaustedSuffix: String {
@@ -243,7 +235,7 @@ struct PostgresJobQueue: JobQueue {
     /// commits before (and its result is deleted here) or finds the row gone and stores nothing.
     func delete(messageID: String) async throws -> Bool {
         let logger = self.logger
-        let deleted = try await client.withTransaction(logger: logger) { connection -> Bool in
+        let deleted = try await database.transaction { connection -> Bool in
             let locked = try await connection.query(
                 "SELECT id FROM messages WHERE id = \(messageID) FOR UPDATE", logger: logger
             ).collect()

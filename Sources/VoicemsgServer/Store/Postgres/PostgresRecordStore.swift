@@ -7,41 +7,35 @@ struct PostgresRecordStore: RecordStore {
     /// Wakes this process's long polls when a message is marked played.
     let changes: MessageChangeSignal
 
-    private var client: PostgresClient { database.client }
-    private var logger: Logger { database.logger }
-
     func createRun(_ run: RunRecord) async throws {
-        try await client.query(
+        _ = try await database.rows(
             """
             INSERT INTO runs (id, title, planned_distance_meters, runner_name, owner_token_hash,
                               invite_token_hash, created_at)
             VALUES (\(run.id), \(run.title), \(run.plannedDistanceMeters), \(run.runnerName),
                     \(run.ownerTokenHash), \(run.inviteTokenHash), \(run.createdAt))
-            """, logger: logger)
+            """
+        ) { _ in () }
     }
 
     func run(id: String) async throws -> RunRecord? {
-        let rows = try await client.query("SELECT * FROM runs WHERE id = \(id)", logger: logger)
-        for try await row in rows { return try RunRecord(row) }
-        return nil
+        try await database.rows(
+            "SELECT \(unescaped: RunRecord.postgresColumns) FROM runs WHERE id = \(id)", RunRecord.init
+        ).first
     }
 
     func message(id: String) async throws -> MessageRecord? {
-        let rows = try await client.query(
-            "SELECT \(unescaped: MessageRecord.postgresColumns) FROM messages WHERE id = \(id)", logger: logger)
-        for try await row in rows { return try MessageRecord(row) }
-        return nil
+        try await database.rows(
+            "SELECT \(unescaped: MessageRecord.postgresColumns) FROM messages WHERE id = \(id)", MessageRecord.init
+        ).first
     }
 
     func messages(runID: String) async throws -> [MessageRecord] {
-        let rows = try await client.query(
+        try await database.rows(
             """
             SELECT \(unescaped: MessageRecord.postgresColumns) FROM messages
             WHERE run_id = \(runID) ORDER BY created_at, id
-            """, logger: logger)
-        var records: [MessageRecord] = []
-        for try await row in rows { records.append(try MessageRecord(row)) }
-        return records
+            """, MessageRecord.init)
     }
 
     func markPlayed(messageID: String, atMeters: Double, runSeconds: Double) async throws -> MessageRecord? {
@@ -58,12 +52,10 @@ struct PostgresRecordStore: RecordStore {
     }
 
     func statusCounts() async throws -> [MessageStatus: Int] {
-        let rows = try await client.query(
-            "SELECT status, COUNT(*)::bigint FROM messages GROUP BY status", logger: logger)
-        var counts: [MessageStatus: Int] = [:]
-        for try await (status, count) in rows.decode((String, Int).self) {
-            if let status = MessageStatus(rawValue: status) { counts[status] = count }
+        let counts = try await database.rows("SELECT status, COUNT(*)::bigint FROM messages GROUP BY status") { row in
+            let (status, count) = try row.decode((String, Int).self)
+            return (try MessageStatus(stored: status), count)
         }
-        return counts
+        return Dictionary(uniqueKeysWithValues: counts)
     }
 }

@@ -1,11 +1,15 @@
 import PostgresNIO
 
+// Rows decode by column name from explicit SELECT lists, strictly: a NULL where a value must be
+// or a value of another type is a `PostgresDecodingError`, and a status this version does not
+// know a `StoreError`, never a default. The columns are the migrations' (see `Store`).
+
 extension MessageRecord {
     /// The columns `init(_:)` reads, for SELECT lists.
     static let postgresColumns = """
         id, run_id, marker, marker_meters, sender, status, error, attempts, max_attempts,
         duration_seconds, audio_bytes, audio_sha256, worker_id, completed_by, created_at,
-        sender_token_hash, played_at, played_at_meters, played_at_run_seconds
+        sender_token_hash, played_at, played_at_meters, played_at_run_seconds, request_fingerprint
         """
 
     init(_ row: PostgresRow) throws {
@@ -16,7 +20,7 @@ extension MessageRecord {
             marker: try row["marker"].decode(String.self),
             markerMeters: try row["marker_meters"].decode(Double.self),
             sender: try row["sender"].decode(String?.self),
-            status: MessageStatus(rawValue: try row["status"].decode(String.self)) ?? .failed,
+            status: try MessageStatus(stored: row["status"].decode(String.self)),
             error: try row["error"].decode(String?.self),
             attempts: try row["attempts"].decode(Int.self),
             maxAttempts: try row["max_attempts"].decode(Int.self),
@@ -26,24 +30,20 @@ extension MessageRecord {
             workerID: try row["worker_id"].decode(String?.self),
             completedBy: try row["completed_by"].decode(String?.self),
             createdAt: try row["created_at"].decode(Double.self),
-            senderTokenHash: try row.optional("sender_token_hash", String.self),
-            playedAt: try row.optional("played_at", Double.self),
-            playedAtMeters: try row.optional("played_at_meters", Double.self),
-            playedAtRunSeconds: try row.optional("played_at_run_seconds", Double.self),
-            requestFingerprint: try row.optional("request_fingerprint", String.self))
-    }
-}
-
-extension PostgresRandomAccessRow {
-    /// A column added by a later migration: nil when the row comes from a `SELECT *` on a
-    /// database that has not had it yet (the migration tests' older process enqueues there).
-    func optional<T: PostgresDecodable>(_ column: String, _ type: T.Type) throws -> T? where T._DecodableType == T {
-        guard contains(column) else { return nil }
-        return try self[column].decode(T?.self)
+            senderTokenHash: try row["sender_token_hash"].decode(String?.self),
+            playedAt: try row["played_at"].decode(Double?.self),
+            playedAtMeters: try row["played_at_meters"].decode(Double?.self),
+            playedAtRunSeconds: try row["played_at_run_seconds"].decode(Double?.self),
+            requestFingerprint: try row["request_fingerprint"].decode(String?.self))
     }
 }
 
 extension RunRecord {
+    /// The columns `init(_:)` reads, for SELECT lists.
+    static let postgresColumns = """
+        id, title, planned_distance_meters, runner_name, owner_token_hash, invite_token_hash, created_at
+        """
+
     init(_ row: PostgresRow) throws {
         let row = row.makeRandomAccess()
         self.init(

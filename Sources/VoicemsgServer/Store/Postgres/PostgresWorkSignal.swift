@@ -24,7 +24,7 @@ final class PostgresWorkSignal: WorkSignal, Service {
 
     func signalWork() async {
         local.signal()
-        _ = try? await database.client.query("SELECT pg_notify(\(Self.channel), '')", logger: database.logger)
+        _ = try? await database.rows("SELECT pg_notify(\(Self.channel), '')") { _ in () }
     }
 
     /// Listens for new work until graceful shutdown.
@@ -37,19 +37,20 @@ final class PostgresWorkSignal: WorkSignal, Service {
     private func listen() async {
         while !Task.isCancelled {
             do {
-                try await database.client.withConnection { connection in
-                    try await connection.listen(on: Self.channel) { notifications in
-                        // A wake-up may have been missed while (re)connecting.
-                        self.local.signal()
-                        for try await _ in notifications { self.local.signal() }
+                try await database.run { client in
+                    try await client.withConnection { connection in
+                        try await connection.listen(on: Self.channel) { notifications in
+                            // A wake-up may have been missed while (re)connecting.
+                            self.local.signal()
+                            for try await _ in notifications { self.local.signal() }
+                        }
                     }
                 }
             } catch {
                 if Task.isCancelled { return }
-                // A lost connection is the outage's one line; anything else is news of its own.
-                if PostgresOutage.isConnectionLoss(error) {
-                    database.outage.failed(error)
-                } else {
+                // A lost connection is the outage's one line, which `run` logged; anything else
+                // is news of its own.
+                if (error as? StoreError)?.code != .unreachable {
                     database.logger.warning("LISTEN failed, polling until it is back: \(String(reflecting: error))")
                 }
             }

@@ -126,7 +126,7 @@ extension SQLiteBackend: SchemaMigrations {
             } catch let error as DatabaseError where attempt <= 5 && error.resultCode == .SQLITE_CONSTRAINT {
                 attempt += 1
             } catch {
-                throw StoreError("cannot use the database at \(path): \(error)")
+                throw StoreError.context("cannot use the database at \(path)", Self.storeError(error))
             }
         }
     }

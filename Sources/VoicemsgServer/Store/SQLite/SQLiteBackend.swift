@@ -13,8 +13,13 @@ struct SQLiteBackend: Sendable {
 
     /// Opens (creating when needed) `voicemsg.sqlite` in `dataDirectory`.
     init(dataDirectory: String, busyTimeoutSeconds: Double = 10) throws {
-        try FileManager.default.createDirectory(
-            atPath: dataDirectory, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError(
+                .misconfigured, "cannot create the data folder \(dataDirectory): \(error.localizedDescription)",
+                cause: error)
+        }
         path = URL(fileURLWithPath: dataDirectory).appendingPathComponent("voicemsg.sqlite").path
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeoutSeconds)
@@ -25,21 +30,29 @@ struct SQLiteBackend: Sendable {
             // and a 202 promises the upload is kept.
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
-        pool = try DatabasePool(path: path, configuration: configuration)
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw StoreError.context("cannot open the database at \(path)", Self.storeError(error))
+        }
     }
 
     static func now() -> Double { Date().timeIntervalSince1970 }
 
     /// Runs `body` in one IMMEDIATE transaction: the write lock is taken at BEGIN, so the reads
-    /// inside see exactly what the writes act on.
+    /// inside see exactly what the writes act on. Errors come out as `StoreError`.
     func immediate<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await pool.writeWithoutTransaction { db in
-            var result: T?
-            try db.inTransaction(.immediate) {
-                result = try body(db)
-                return .commit
+        do {
+            return try await pool.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                return result!
             }
-            return result!
+        } catch {
+            throw Self.storeError(error)
         }
     }
 }

@@ -20,7 +20,7 @@ enum SQLiteBlobWriter {
         while offset < length {
             let piece = try input.read(upToCount: min(pieceBytes, length - offset)) ?? Data()
             guard !piece.isEmpty else {
-                throw StoreError("the upload's file ended after \(offset) of its \(length) bytes")
+                throw StoreError(.unexpected, "the upload's file ended after \(offset) of its \(length) bytes")
             }
             let written = piece.withUnsafeBytes { bytes in
                 sqlite3_blob_write(blob, bytes.baseAddress, Int32(bytes.count), Int32(offset))

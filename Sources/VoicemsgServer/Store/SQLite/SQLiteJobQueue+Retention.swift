@@ -30,7 +30,7 @@ extension SQLiteJobQueue {
     }
 
     func storage(runID: String) async throws -> RunStorage {
-        try await database.pool.read { db in
+        try await database.read { db in
             let row = try Row.fetchOne(
                 db,
                 sql: """
@@ -48,9 +48,11 @@ extension SQLiteJobQueue {
                             WHERE m.run_id = ?1 AND m.status = 'failed') AS newest_failed
                     """, arguments: [runID])!
             return RunStorage(
-                messages: row["messages"], originals: row["originals"], originalBytes: row["original_bytes"],
-                audioBytes: row["audio_bytes"], oldestFailedOriginalAt: row["oldest_failed"],
-                newestFailedOriginalAt: row["newest_failed"])
+                messages: try row.decode(forColumn: "messages"), originals: try row.decode(forColumn: "originals"),
+                originalBytes: try row.decode(forColumn: "original_bytes"),
+                audioBytes: try row.decode(forColumn: "audio_bytes"),
+                oldestFailedOriginalAt: try row.decode(forColumn: "oldest_failed"),
+                newestFailedOriginalAt: try row.decode(forColumn: "newest_failed"))
         }
     }
 }

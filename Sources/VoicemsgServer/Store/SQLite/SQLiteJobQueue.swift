@@ -34,38 +34,27 @@ struct SQLiteJobQueue: JobQueue {
     ) async throws -> MessageRecord {
         let record = try await database.immediate { db -> MessageRecord in
             if let key = message.idempotencyKey,
-                let existing = try Row.fetchOne(
+                let existing = try MessageRecord.fetchOne(
                     db, sql: "SELECT * FROM messages WHERE run_id = ? AND idempotency_key = ?",
                     arguments: [message.runID, key])
             {
-                return MessageRecord(existing)
+                return existing
             }
             let now = SQLiteBackend.now()
             try db.execute(
                 sql: """
                     INSERT INTO messages (id, run_id, marker, marker_meters, sender, idempotency_key,
-                        status, attempts, max_attempts, available_at, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?)
+                        status, attempts, max_attempts, available_at, created_at, updated_at,
+                        sender_token_hash, request_fingerprint)
+                    VALUES (?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     message.id, message.runID, message.marker, message.markerMeters, message.sender,
-                    message.idempotencyKey, message.maxAttempts, now, now, now,
+                    message.idempotencyKey, message.maxAttempts, now, now, now, message.senderTokenHash,
+                    message.requestFingerprint,
                 ])
-            // Set apart from the INSERT, which names only the first schema's columns, so that
-            // a database not yet migrated still takes messages without sender tokens.
-            if let hash = message.senderTokenHash {
-                try db.execute(
-                    sql: "UPDATE messages SET sender_token_hash = ? WHERE id = ?", arguments: [hash, message.id])
-            }
-            if let fingerprint = message.requestFingerprint {
-                try db.execute(
-                    sql: "UPDATE messages SET request_fingerprint = ? WHERE id = ?",
-                    arguments: [fingerprint, message.id])
-            }
             try storeOriginal(db, message.id)
-            let row = try Row.fetchOne(
-                db, sql: "SELECT * FROM messages WHERE id = ?", arguments: [message.id])!
-            return MessageRecord(row)
+            return try MessageRecord.fetchOne(db, sql: "SELECT * FROM messages WHERE id = ?", arguments: [message.id])!
         }
         signal.signal()
         // A new message changes its run's list: a runner's page waiting on it hears at once.
@@ -93,8 +82,9 @@ struct SQLiteJobQueue: JobQueue {
                         WHERE id = ?
                         """,
                     arguments: [
-                        SQLiteJobQueue.leaseExhaustedError(attempts: row["attempts"]), now, row["id"],
-                    ] as StatementArguments)
+                        SQLiteJobQueue.leaseExhaustedError(attempts: try row.decode(Int.self, forColumn: "attempts")),
+                        now, try row.decode(String.self, forColumn: "id"),
+                    ])
             }
             // Round-robin across runs (see `JobQueue`): the oldest job of the run served least
             // recently, a run's last service being the latest change to a job it had claimed.
@@ -129,10 +119,11 @@ struct SQLiteJobQueue: JobQueue {
                     WHERE m.id = ?
                     """, arguments: [id])!
             return JobClaim(
-                messageID: row["id"], runID: row["run_id"], runTitle: row["title"],
-                marker: row["marker"], sender: row["sender"], attempt: row["attempts"],
-                maxAttempts: row["max_attempts"], leaseToken: leaseToken, workerID: workerID,
-                original: row["bytes"] ?? Data())
+                messageID: try row.decode(forColumn: "id"), runID: try row.decode(forColumn: "run_id"),
+                runTitle: try row.decode(forColumn: "title"), marker: try row.decode(forColumn: "marker"),
+                sender: try row.decode(forColumn: "sender"), attempt: try row.decode(forColumn: "attempts"),
+                maxAttempts: try row.decode(forColumn: "max_attempts"), leaseToken: leaseToken, workerID: workerID,
+                original: try row.decode(Data?.self, forColumn: "bytes") ?? Data())
         }
         if claim != nil { changes.notify() }
         return claim

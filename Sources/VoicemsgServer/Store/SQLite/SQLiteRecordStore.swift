@@ -23,25 +23,21 @@ struct SQLiteRecordStore: RecordStore {
     }
 
     func run(id: String) async throws -> RunRecord? {
-        try await database.pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM runs WHERE id = ?", arguments: [id])
-                .map(RunRecord.init)
+        try await database.read { db in
+            try RunRecord.fetchOne(db, sql: "SELECT * FROM runs WHERE id = ?", arguments: [id])
         }
     }
 
     func message(id: String) async throws -> MessageRecord? {
-        try await database.pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM messages WHERE id = ?", arguments: [id])
-                .map(MessageRecord.init)
+        try await database.read { db in
+            try MessageRecord.fetchOne(db, sql: "SELECT * FROM messages WHERE id = ?", arguments: [id])
         }
     }
 
     func messages(runID: String) async throws -> [MessageRecord] {
-        try await database.pool.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT * FROM messages WHERE run_id = ? ORDER BY created_at, id",
-                arguments: [runID]
-            ).map(MessageRecord.init)
+        try await database.read { db in
+            try MessageRecord.fetchAll(
+                db, sql: "SELECT * FROM messages WHERE run_id = ? ORDER BY created_at, id", arguments: [runID])
         }
     }
 
@@ -54,8 +50,7 @@ struct SQLiteRecordStore: RecordStore {
                     WHERE id = ? AND status = 'ready' AND played_at IS NULL
                     """, arguments: [SQLiteBackend.now(), atMeters, runSeconds, messageID])
             let changed = db.changesCount == 1
-            let record = try Row.fetchOne(db, sql: "SELECT * FROM messages WHERE id = ?", arguments: [messageID])
-                .map(MessageRecord.init)
+            let record = try MessageRecord.fetchOne(db, sql: "SELECT * FROM messages WHERE id = ?", arguments: [messageID])
             return (record, changed)
         }
         if changed { changes.notify() }
@@ -63,12 +58,10 @@ struct SQLiteRecordStore: RecordStore {
     }
 
     func statusCounts() async throws -> [MessageStatus: Int] {
-        try await database.pool.read { db in
+        try await database.read { db in
             var counts: [MessageStatus: Int] = [:]
-            for row in try Row.fetchAll(
-                db, sql: "SELECT status, COUNT(*) AS n FROM messages GROUP BY status")
-            {
-                if let status = MessageStatus(rawValue: row["status"]) { counts[status] = row["n"] }
+            for row in try Row.fetchAll(db, sql: "SELECT status, COUNT(*) AS n FROM messages GROUP BY status") {
+                counts[try MessageStatus(stored: row.decode(forColumn: "status"))] = try row.decode(forColumn: "n")
             }
             return counts
         }
