@@ -1243,6 +1243,41 @@ SCENARIOS = {
 }
 
 
+def run_scenarios(scenarios, args, label, prefix):
+    """Starts one server, runs the chosen scenarios against it (a scenario that breaks is a
+    failure, with its trace, and the others still run), checks that no token reached the
+    server's log, and prints the summary: the driver both browser test files share."""
+    ctx = Context()
+    ctx.results = Results()
+    ctx.folder = pathlib.Path(tempfile.mkdtemp(prefix=prefix))
+    ctx.shots = pathlib.Path(args.screenshots)
+    ctx.tokens = []
+    ctx.fixtures = make_fixtures(ctx.folder)
+    ctx.binary = args.server
+    ctx.server = Server(args.server, ctx.folder)
+    ctx.logs = [ctx.server.log_path]
+    print(f"{label}: voicemsg-server on {ctx.server.base}, data in {ctx.folder}, screenshots in {ctx.shots}")
+    try:
+        for key in args.only or scenarios:
+            print(f"\n== {key} ==", flush=True)
+            try:
+                scenarios[key](ctx)
+            except Exception as error:  # noqa: BLE001 - a scenario that breaks is a failure, with its trace
+                ctx.results.check(key, "the scenario ran to its end", False, f"{type(error).__name__}: {error}")
+                traceback.print_exc()
+    finally:
+        ctx.server.stop()
+    log = "".join(path.read_text() for path in ctx.logs)
+    leaked = [t[:6] + "…" for t in ctx.tokens if t in log]
+    ctx.results.check("security", "no token appears in the servers' logs (trace level)", not leaked, ", ".join(leaked))
+    ctx.results.summary()
+    if getattr(args, "keep", False):
+        print(f"kept {ctx.folder}")
+    else:
+        shutil.rmtree(ctx.folder, ignore_errors=True)
+    return 1 if ctx.results.failed() else 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--server", default=str(ROOT / ".build/debug/voicemsg-server"))
@@ -1256,36 +1291,7 @@ def main():
             sys.exit(f"browser tests: {tool} is missing; run scripts/browser-tests.sh, which installs it")
     if not os.access(args.server, os.X_OK):
         sys.exit(f"browser tests: no server at {args.server}; build it first (swift build --product voicemsg-server)")
-
-    ctx = Context()
-    ctx.results = Results()
-    ctx.folder = pathlib.Path(tempfile.mkdtemp(prefix="voicemsg-browser-"))
-    ctx.shots = pathlib.Path(args.screenshots)
-    ctx.tokens = []
-    ctx.fixtures = make_fixtures(ctx.folder)
-    ctx.binary = args.server
-    ctx.server = Server(args.server, ctx.folder)
-    ctx.logs = [ctx.server.log_path]
-    print(f"browser tests: voicemsg-server on {ctx.server.base}, data in {ctx.folder}, screenshots in {ctx.shots}")
-    try:
-        for key in args.only or SCENARIOS:
-            print(f"\n== {key} ==", flush=True)
-            try:
-                SCENARIOS[key](ctx)
-            except Exception as error:  # noqa: BLE001 - a scenario that breaks is a failure, with its trace
-                ctx.results.check(key, "the scenario ran to its end", False, f"{type(error).__name__}: {error}")
-                traceback.print_exc()
-    finally:
-        ctx.server.stop()
-    log = "".join(path.read_text() for path in ctx.logs)
-    leaked = [t[:6] + "…" for t in ctx.tokens if t in log]
-    ctx.results.check("security", "no token appears in the servers' logs (trace level)", not leaked, ", ".join(leaked))
-    ctx.results.summary()
-    if args.keep:
-        print(f"kept {ctx.folder}")
-    else:
-        shutil.rmtree(ctx.folder, ignore_errors=True)
-    return 1 if ctx.results.failed() else 0
+    return run_scenarios(SCENARIOS, args, "browser tests", "voicemsg-browser-")
 
 
 if __name__ == "__main__":

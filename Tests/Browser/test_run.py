@@ -23,18 +23,14 @@ Scenarios:
 import argparse
 import math
 import os
-import pathlib
-import shutil
 import sys
-import tempfile
 import time
-import traceback
 import xml.etree.ElementTree as ElementTree
 
 from selenium.webdriver.common.by import By
 
 import test_pages as pages
-from test_pages import Browser, Results, Server, http, make_fixtures, run, upload, wait_settled
+from test_pages import Browser, Server, http, run, upload, wait_settled
 
 ROOT = pages.ROOT
 # A fix every half second, 2.5 m apart along the route: 5 m/s, a fast but real running pace.
@@ -463,10 +459,6 @@ SCENARIOS = {
 }
 
 
-class Context:
-    pass
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--server", default=str(ROOT / ".build/debug/voicemsg-server"))
@@ -474,32 +466,7 @@ def main():
     parser.add_argument("--only", action="append", choices=sorted(SCENARIOS), help="run only these scenarios")
     args = parser.parse_args()
 
-    ctx = Context()
-    ctx.results = Results()
-    ctx.folder = pathlib.Path(tempfile.mkdtemp(prefix="voicemsg-run-"))
-    ctx.shots = pathlib.Path(args.screenshots)
-    ctx.tokens = []
-    ctx.fixtures = make_fixtures(ctx.folder)
-    ctx.binary = args.server
-    ctx.server = Server(args.server, ctx.folder)
-    ctx.logs = [ctx.server.log_path]
-    print(f"run tests: voicemsg-server on {ctx.server.base}, data in {ctx.folder}, screenshots in {ctx.shots}")
-    try:
-        for key in args.only or SCENARIOS:
-            print(f"\n== {key} ==", flush=True)
-            try:
-                SCENARIOS[key](ctx)
-            except Exception as error:  # noqa: BLE001 - a scenario that breaks is a failure, with its trace
-                ctx.results.check(key, "the scenario ran to its end", False, f"{type(error).__name__}: {error}")
-                traceback.print_exc()
-    finally:
-        ctx.server.stop()
-    log = "".join(path.read_text() for path in ctx.logs)
-    leaked = [t[:6] + "…" for t in ctx.tokens if t in log]
-    ctx.results.check("security", "no token appears in the servers' logs (trace level)", not leaked, ", ".join(leaked))
-    ctx.results.summary()
-    shutil.rmtree(ctx.folder, ignore_errors=True)
-    return 1 if ctx.results.failed() else 0
+    return pages.run_scenarios(SCENARIOS, args, "run tests", "voicemsg-run-")
 
 
 if __name__ == "__main__":

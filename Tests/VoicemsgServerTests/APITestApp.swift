@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
+import HummingbirdTesting
 
 @testable import VoicemsgServer
 
@@ -21,5 +23,17 @@ struct APITestApp {
         app = Application(
             router: VoicemsgAPI(store: store, metrics: metrics, configuration: configuration).makeRouter(),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    }
+}
+
+/// What every suite that calls the API asks of a request and its answer: the bearer header a
+/// token goes in, and the answer's JSON decoded.
+protocol CallsTheAPI {}
+
+extension CallsTheAPI {
+    static func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
+
+    static func json<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
+        try JSONDecoder().decode(type, from: Data(buffer: response.body))
     }
 }

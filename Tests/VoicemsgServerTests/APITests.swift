@@ -8,7 +8,7 @@ import Testing
 
 /// The HTTP API against a SQLite store, with jobs completed by hand (the end-to-end tests run
 /// the real pipeline).
-@Suite struct APITests {
+@Suite struct APITests: CallsTheAPI {
     let directory: TemporaryDirectory
     let store: Store
     let app: Application<RouterResponder<VoicemsgRequestContext>>
@@ -16,12 +16,6 @@ import Testing
     init() async throws {
         let fixture = try await APITestApp { $0.maxUploadBytes = 64 * 1024 }
         (directory, store, app) = (fixture.directory, fixture.store, fixture.app)
-    }
-
-    static func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
-
-    static func json<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
-        try JSONDecoder().decode(type, from: Data(buffer: response.body))
     }
 
     func createRun(_ client: some TestClientProtocol, planned: Double? = 21_097) async throws -> CreateRunResponse {

@@ -9,7 +9,7 @@ import TestSupport
 @testable import VoicemsgServer
 
 /// Uploads over real HTTP on 127.0.0.1, processed by the real pipeline, judged by `opusinfo`.
-@Suite(.serialized) struct EndToEndTests {
+@Suite(.serialized) struct EndToEndTests: CallsTheAPI {
     struct Recording {
         var file: String
         var marker: String
@@ -48,8 +48,6 @@ import TestSupport
         recordings.append(Recording(file: aiff, marker: "finish", sender: "Ed"))
         return recordings
     }
-
-    static func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
 
     @Test func uploadsBecomeAManifestOfPlayableOpusInMarkerOrderOnSQLite() async throws { try await uploadsBecomeAManifestOfPlayableOpusInMarkerOrder(.sqlite) }
     @Test(.needsPostgreSQL) func uploadsBecomeAManifestOfPlayableOpusInMarkerOrderOnPostgreSQL() async throws { try await uploadsBecomeAManifestOfPlayableOpusInMarkerOrder(.postgres) }

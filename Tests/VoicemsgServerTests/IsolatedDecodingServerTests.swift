@@ -10,8 +10,7 @@ import TestSupport
 /// Acceptance, uploads through the isolated decoder: a JPEG or an HTML page is refused with 415
 /// and a reason at once; and a server whose decoder crashes on one upload fails that message
 /// after one attempt with a reason, stays up, and processes the next upload.
-@Suite(.serialized) struct IsolatedDecodingServerTests {
-    static func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
+@Suite(.serialized) struct IsolatedDecodingServerTests: CallsTheAPI {
 
     @Test func nonAudioUploadsGet415WithAReason() async throws {
         let directory = try TemporaryDirectory()

@@ -8,7 +8,7 @@ import Testing
 
 /// What one message's endpoints allow, on both backends: the sender token, deletion, the played
 /// report and the long poll. Jobs are claimed and completed by hand.
-@Suite struct MessageAPITests {
+@Suite struct MessageAPITests: CallsTheAPI {
     typealias Client = any TestClientProtocol
 
     /// Runs `body` against the API over a fresh store, or returns when PostgreSQL is absent.
@@ -30,12 +30,6 @@ import Testing
             throw error
         }
         await open.close()
-    }
-
-    static func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
-
-    static func json<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
-        try JSONDecoder().decode(type, from: Data(buffer: response.body))
     }
 
     static func createRun(_ client: Client) async throws -> CreateRunResponse {

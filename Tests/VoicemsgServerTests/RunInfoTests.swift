@@ -9,7 +9,7 @@ import Testing
 
 /// The read-only endpoints the web pages use: the run, a marker resolved as the upload would
 /// resolve it, and every message of the run.
-@Suite struct RunInfoTests {
+@Suite struct RunInfoTests: CallsTheAPI {
     let directory: TemporaryDirectory
     let store: Store
     let app: Application<RouterResponder<VoicemsgRequestContext>>
@@ -17,12 +17,6 @@ import Testing
     init() async throws {
         let fixture = try await APITestApp { $0.maxUploadBytes = 64 * 1024 }
         (directory, store, app) = (fixture.directory, fixture.store, fixture.app)
-    }
-
-    static func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
-
-    static func json<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
-        try JSONDecoder().decode(type, from: Data(buffer: response.body))
     }
 
     /// The reason in Hummingbird's error body, `{"error":{"message":…}}`.
