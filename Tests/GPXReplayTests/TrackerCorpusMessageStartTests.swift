@@ -13,8 +13,8 @@ import RunTracking
 /// along the way is smaller than the bound.
 struct TrackerCorpusMessageStartTests {
     @Test(arguments: TrackerCorpus.variants.indices)
-    func everyMessageStartsWithinItsBoundAlongTheTruePath(_ index: Int) {
-        let result = TrackerCorpusTests.results[index]
+    func everyMessageStartsWithinItsBoundAlongTheTruePath(_ index: Int) async {
+        let result = await TrackerCorpusTests.results[index]
         #expect(result.playedInOrderOnce, "\(result)")
         for lateness in result.trackedLatenesses {
             #expect(abs(lateness) <= result.latenessBound, "scheduler late by the tracker's distance: \(result)")
@@ -32,8 +32,8 @@ struct TrackerCorpusMessageStartTests {
         }
     }
 
-    @Test func startsOnTimeByFixIntervalArePrinted() {
-        let results = TrackerCorpusTests.results
+    @Test func startsOnTimeByFixIntervalArePrinted() async {
+        let results = await TrackerCorpusTests.results
         var classified = 0
         for (name, holds) in CorpusResult.intervalClasses {
             let group = results.filter { holds($0.variant.interval) }

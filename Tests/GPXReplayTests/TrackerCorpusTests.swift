@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import RunTracking
 
@@ -8,8 +9,27 @@ import RunTracking
 struct TrackerCorpusTests {
     static let samples = PlaybackFixtures.packageRoot.appendingPathComponent("samples/gpx").path
 
-    /// Every variant replayed once, shared by the tests below.
-    static let results: [CorpusResult] = TrackerCorpus.variants.map { try! CorpusResult(CorpusRun($0, samples: samples)) }
+    /// Every variant replayed once, shared by the tests below, on threads of their own and on
+    /// every core. The replay takes minutes in a debug build. Made by a static's initialiser
+    /// on the cooperative pool, it would hold one of the pool's threads for all that time, and
+    /// each test case waiting for it another: on a two-core machine, the whole pool, while the
+    /// server and queue tests' deadlines run out unserved. Awaiting a task suspends instead.
+    static let replay = Task { await replayOffThePool(TrackerCorpus.variants) }
+
+    static var results: [CorpusResult] { get async { await replay.value } }
+
+    private static func replayOffThePool(_ variants: [CorpusVariant]) async -> [CorpusResult] {
+        await withCheckedContinuation { done in
+            Thread.detachNewThread {
+                let slots = Mutex([CorpusResult?](repeating: nil, count: variants.count))
+                DispatchQueue.concurrentPerform(iterations: variants.count) { index in
+                    let result = try! CorpusResult(CorpusRun(variants[index], samples: samples))
+                    slots.withLock { $0[index] = result }
+                }
+                done.resume(returning: slots.withLock { $0.map { $0! } })
+            }
+        }
+    }
 
     @Test func theCorpusHasEveryCaseOfTheIssue() {
         let variants = TrackerCorpus.variants
@@ -33,8 +53,8 @@ struct TrackerCorpusTests {
     }
 
     @Test(arguments: TrackerCorpus.variants.indices)
-    func distanceWithinTwoPercentOfTheCleanPath(_ index: Int) {
-        let result = Self.results[index]
+    func distanceWithinTwoPercentOfTheCleanPath(_ index: Int) async {
+        let result = await Self.results[index]
         withKnownIssue("fixes that wander as fast as the runner runs", isIntermittent: true) {
             #expect(abs(result.error) <= 0.02, "\(result)")
         } when: {
@@ -43,8 +63,8 @@ struct TrackerCorpusTests {
     }
 
     @Test(arguments: TrackerCorpus.variants.indices)
-    func everyMessageOnceInOrderAndStartedAtItsMarkerByTheTrackersDistance(_ index: Int) {
-        let result = Self.results[index]
+    func everyMessageOnceInOrderAndStartedAtItsMarkerByTheTrackersDistance(_ index: Int) async {
+        let result = await Self.results[index]
         #expect(result.playedInOrderOnce, "\(result)")
         // The scheduler starts each message within 15 m (40 m at 15 s) of where the tracker's
         // distance reaches its marker; along the true path, the tracker's error adds to that.
@@ -53,8 +73,8 @@ struct TrackerCorpusTests {
         }
     }
 
-    @Test func worstCaseAndMedianArePrinted() {
-        let results = Self.results
+    @Test func worstCaseAndMedianArePrinted() async {
+        let results = await Self.results
         func median(_ values: [Double]) -> Double {
             let sorted = values.sorted()
             return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
