@@ -40,6 +40,34 @@ struct PlaybackSchedulerReckoningTests {
         #expect(abs(scheduler.reckonedMeters(at: 600) - (960 + 4 * 22.5)) < 1)
     }
 
+    /// How far ahead the scheduler reckons once the fixes stop, in seconds at its pace.
+    static func reckoningSpan(_ scheduler: PlaybackScheduler) -> Double {
+        (scheduler.reckonedMeters(at: scheduler.progress.time! + 1000) - scheduler.progress.meters) / scheduler.progress.speed
+    }
+
+    @Test func oneLongIntervalStretchesTheReckoningAtOnceAndForAWhile() throws {
+        var scheduler = try PlaybackScheduler(messages: [.init(id: "far", marker: .absolute(meters: 100_000))])
+        var time = 0.0
+        func update(after seconds: Double) {
+            time += seconds
+            _ = scheduler.handle(.distanceUpdate(time: time, meters: time * 4))
+        }
+        _ = scheduler.handle(.distanceUpdate(time: 0, meters: 0))
+        for _ in 0..<100 { update(after: 1) }
+        #expect(abs(Self.reckoningSpan(scheduler) - 1.5) < 0.01)
+        // One 15 s interval among 1 s ones: the next such gap between fixes is reckoned over
+        // whole, at once.
+        update(after: 15)
+        #expect(abs(Self.reckoningSpan(scheduler) - 22.5) < 0.01)
+        // Ten short intervals later it still is mostly: a watch's long intervals come every
+        // few updates, not every one.
+        for _ in 0..<10 { update(after: 1) }
+        #expect(Self.reckoningSpan(scheduler) > 15)
+        // Five minutes of fixes every second, and it is within a tenth of a second of 1.5 s.
+        for _ in 0..<300 { update(after: 1) }
+        #expect(Self.reckoningSpan(scheduler) < 1.6)
+    }
+
     @Test func withoutAnticipationOnlyDistanceUpdatesStartMessages() throws {
         var scheduler = try PlaybackScheduler(
             messages: [.init(id: "km", marker: .absolute(meters: 1000))], configuration: .init(anticipatesNextUpdate: false))
