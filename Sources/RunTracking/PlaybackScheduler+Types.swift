@@ -84,9 +84,10 @@ extension PlaybackScheduler {
         /// Time constant of the pace estimate used for the lead, seconds. Default 10 s.
         public var speedTimeConstant: Double
         /// Between distance updates, reckon the distance on at the current pace (for 1.5 usual
-        /// update intervals at most) and ask to be woken when the next marker falls due: with
-        /// a fix every 15 s at 6.5 m/s, a message then starts at its marker rather than up to
-        /// 100 m past it. Intervals longer than 20 s are gaps, not usual. Default true.
+        /// longest update intervals at most) and ask to be woken when the next marker falls
+        /// due: with a fix every 15 s at 6.5 m/s, a message then starts at its marker rather
+        /// than up to 100 m past it. Intervals longer than 20 s are gaps, not usual. Default
+        /// true.
         public var anticipatesNextUpdate: Bool
 
         public init(
@@ -122,7 +123,8 @@ extension PlaybackScheduler {
         public var meters = 0.0
         /// Smoothed speed in m/s, for the lead.
         public var speed = 0.0
-        /// Smoothed seconds between distance updates (gaps excluded), for reckoning ahead.
+        /// The usual longest seconds between distance updates (gaps excluded), for reckoning
+        /// ahead: the longest lately, sinking slowly towards shorter ones.
         public var updateInterval: Double?
         /// The latest time of any event.
         public var time: Double?

@@ -8,8 +8,8 @@
 /// Rules:
 /// - A message is due when the distance reaches its resolved marker minus the lead distance
 ///   (`leadSeconds` at the current speed). Between distance updates the scheduler reckons
-///   the distance on at the current pace, for one usual update interval at most, and asks to
-///   be woken when a marker falls due then.
+///   the distance on at the current pace, for 1.5 usual longest update intervals at most, and
+///   asks to be woken when a marker falls due then.
 /// - One message plays at a time, with `minimumGapSeconds` of silence between two.
 /// - Due messages play in marker order; equal markers in the order they were given.
 /// - Every message plays exactly once; none is dropped. Markers passed while another plays,
@@ -153,7 +153,8 @@ public struct PlaybackScheduler: Sendable, Equatable {
 
     /// The distance the scheduler reckons the runner has covered at `time`, which is what it
     /// judges markers by: the latest distance update, carried on at the current pace for at
-    /// most 1.5 usual update intervals (with `anticipatesNextUpdate`; else the latest update).
+    /// most 1.5 usual longest update intervals (with `anticipatesNextUpdate`; else the latest
+    /// update).
     public func reckonedMeters(at time: Double) -> Double {
         guard phase == .running else { return progress.meters }
         return projectedMeters(at: time)
@@ -192,8 +193,9 @@ public struct PlaybackScheduler: Sendable, Equatable {
         return progress.meters + progress.speed * min(time - updateTime, Self.reckoningSpan * interval)
     }
 
-    /// How far ahead the distance is reckoned, in usual update intervals: a little more than
-    /// one, since intervals vary (smart recording sends fixes 1 to 15 s apart).
+    /// How far ahead the distance is reckoned, in usual longest update intervals: a little more
+    /// than one, for an interval a little longer than the usual longest, which sinks between
+    /// two long ones, and for a dropped fix that joins two intervals into one.
     static let reckoningSpan = 1.5
 
     private func isDue(_ entry: Entry, at time: Double) -> Bool {
@@ -274,6 +276,12 @@ extension PlaybackScheduler: Codable {
 #endif
 
 extension PlaybackScheduler.Progress {
+    /// How fast the usual longest interval sinks back towards shorter ones: a fiftieth of
+    /// the way per update. Faster, it sinks between two long intervals of a watch's smart
+    /// recording more often; slower, one long interval stretches the reckoning for minutes
+    /// after the fixes come every second again.
+    static let intervalDecay = 0.02
+
     /// Takes a new distance: never backwards, and a smoothed speed for the lead.
     @inline(__always)
     mutating func advance(to time: Double, meters newMeters: Double, configuration: PlaybackScheduler.Configuration) {
@@ -286,9 +294,17 @@ extension PlaybackScheduler.Progress {
             let tau = max(configuration.speedTimeConstant, 0)
             speed += ((clamped - meters) - speed * elapsed) / (tau + elapsed)
             // Watches' smart recording and phones saving battery report every 1 to 15 s;
-            // longer is a gap.
+            // longer is a gap. The usual longest interval, not the mean: rises to a longer one
+            // at once and sinks back slowly, so that the reckoning spans the long intervals
+            // between the short ones: 1.5 mean intervals of 1 to 15 s can stop short of the
+            // next fix, and a fix 14 s after the last at 6.5 m/s then comes with the distance
+            // 20 m past a marker the reckoning did not reach.
             if elapsed <= 20 {
-                updateInterval = updateInterval.map { $0 + 0.2 * (elapsed - $0) } ?? elapsed
+                if let usual = updateInterval, elapsed < usual {
+                    updateInterval = usual + Self.intervalDecay * (elapsed - usual)
+                } else {
+                    updateInterval = elapsed
+                }
             }
         }
         meters = clamped

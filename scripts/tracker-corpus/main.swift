@@ -109,6 +109,35 @@ func isTrail(_ variant: CorpusVariant) -> Bool {
     return false
 }
 
+/// Where a trail run's distance error comes from along the way: the error when the runner
+/// stops for the 5-minute stand, what the stand adds to it (until 60 s after it), how it drifts
+/// on after that, and what the three 160 m spikes add (from just before each to 10 s after).
+func alongTheWay(_ run: CorpusRun) -> String {
+    var standStart = 0.0, elapsed = 0.0
+    for piece in run.motion.pieces {
+        if piece.speed == 0 { standStart = elapsed }
+        elapsed += piece.seconds
+    }
+    let standEnd = standStart + 300
+    var tracker = DistanceTracker(configuration: configuration)
+    var errors: [(time: Double, error: Double)] = []
+    var spikes: [Double] = []
+    for fix in run.fixes {
+        errors.append((fix.time, tracker.update(with: fix).meters - run.trueDistance(at: fix.time)))
+        let place = run.path.locate(run.motion.distance(at: fix.time))
+        let off = Geodesic.distance(fromLatitude: place.latitude, longitude: place.longitude, toLatitude: fix.latitude, longitude: fix.longitude)
+        if off > 100 { spikes.append(fix.time) }
+    }
+    func error(at time: Double) -> Double { errors.last { $0.time <= time }?.error ?? 0 }
+    let atStand = error(at: standStart), afterStand = error(at: standEnd + 60), end = errors.last!.error
+    let spikesAdd = spikes.reduce(0) { $0 + error(at: $1 + 10) - error(at: $1 - 0.5) }
+    return String(
+        format: "at the stand %+6.1f m, the stand adds %+6.1f m, then %+5.2f%% to the end (%+6.1f m); the spikes add %+5.1f m",
+        atStand, afterStand - atStand, (end - afterStand) / (run.truth - run.trueDistance(at: standEnd + 60)) * 100,
+        end - afterStand, spikesAdd)
+}
+var alongLines: [String] = []
+
 /// Replays one set, printing each run outside a bound (every run with VERBOSE=1).
 func replay(_ variants: [CorpusVariant], set name: String) throws -> [CorpusResult] {
     var results: [CorpusResult] = []
@@ -137,6 +166,11 @@ func replay(_ variants: [CorpusVariant], set name: String) throws -> [CorpusResu
             print(String(format: "oracle of %2d marks late:", markers) + line + String(format: "; tracker %2d  ", result.lateStarts) + variant.description)
         }
         results.append(result)
+        if isTrail(variant) {
+            let bound = variant.interval.longest == 1 ? 15.0 : 25.0
+            let late = result.latenesses.filter { abs($0) > bound }.count
+            alongLines.append(String(format: "%@ %2d late  ", name, late) + alongTheWay(run) + "  " + variant.description)
+        }
         // How many of its starts were late along the true path, first: where the misses are.
         if verbose || abs(result.error) > 0.02 || result.lateStarts > 0 || !result.playedInOrderOnce {
             print(name + String(format: " %2d of %2d late ", result.lateStarts, result.latenesses.count) + result.description)
@@ -196,6 +230,10 @@ var table: [(set: String, figures: [(String, String)])] = []
 for (name, variants) in sets {
     let results = try replay(variants, set: name)
     table.append((name, figures(results)))
+}
+if !alongLines.isEmpty {
+    print("\n== Trail runs along the way (late: starts past 15 m at 1 Hz, 25 m every 5 s)")
+    for line in alongLines { print(line) }
 }
 if oracleMarkers > 0 {
     let lengths = oracleLate.sorted { $0.key < $1.key }.map { String(format: "%.0f m: %d", $0.key, $0.value) }
@@ -259,7 +297,8 @@ if filter.isEmpty && !recordings.isEmpty {
     }
 }
 
-print("\n== Standing still 10 minutes, σ 5 m, τ 30 s (under 5 m)")
+print("\n== Standing still 10 minutes from the start, σ 5 m, τ 30 s: metres added, each seed 1-10 (0.00 m asked)")
+var standing: [Bool: [Double]] = [:]
 for seed in UInt64(1)...10 where filter.isEmpty {
     for reports in [true, false] {
         var random = SeededGenerator(seed: seed)
@@ -275,6 +314,18 @@ for seed in UInt64(1)...10 where filter.isEmpty {
                 horizontalAccuracy: reports ? 5 : nil,
                 speed: reports ? (velocity.east * velocity.east + velocity.north * velocity.north).squareRoot() : nil))
         }
-        if verbose || tracker.meters >= 5 { print(String(format: "seed %llu %@: %.1f m", seed, reports ? "phone" : "position only", tracker.meters)) }
+        standing[reports, default: []].append(tracker.meters)
     }
+}
+for reports in [true, false] where !standing.isEmpty {
+    print((reports ? "phone:         " : "position only: ") + standing[reports, default: []].map { String(format: "%.2f", $0) }.joined(separator: " "))
+}
+if filter.isEmpty {
+    // A real recording: a Garmin standing in one spot for about 90 s (fixes 16 to 31).
+    let fixes = try GPXReader.read(contentsOfFile: samples + "/garmin-standing-jitter.gpx").fixes()
+    var tracker = DistanceTracker(configuration: configuration)
+    var metersAt: [Double] = []
+    for fix in fixes { metersAt.append(tracker.update(with: fix).meters) }
+    print(String(format: "garmin-standing-jitter.gpx, fixes 16-31 standing: point-to-point %.1f m, tracker %.2f m",
+                 CleanPath.rawSum(of: Array(fixes[16...31])), metersAt[31] - metersAt[16]))
 }
