@@ -185,7 +185,7 @@ struct DecoderIsolationLiveTests {
         // The last server finishes everything, the jobs of the killed ones once their leases end.
         let last = servers.last!
         var statuses: [String: MessageStatus] = [:]
-        _ = try await eventually(within: 120) {
+        _ = try await eventually(within: 300) {
             for id in accepted where statuses[id] != .ready && statuses[id] != .failed {
                 statuses[id] = try? await Self.status(id, port: port, run: run).status
             }
@@ -276,20 +276,24 @@ struct KillableServer {
 }
 
 /// Clients uploading in a loop, each a task of its own, until stopped: the ids of the 202s, and
-/// how many uploads were cut off by a kill.
+/// how many uploads were cut off by a kill. Each client rests `pause` after an upload, so that
+/// the jobs made stay what two workers can drain on a loaded machine however fast the uploads
+/// are taken: unpaced, four clients queue hundreds in the few seconds the kills take.
 final class UploadLoad: Sendable {
     private let port: Int32
     private let run: CreateRunResponse
     private let files: [String]
     private let clients: Int
+    private let pause: Duration
     private let state = Locked((stopped: false, accepted: [String](), cut: 0))
     private let tasks = Locked([Task<Void, Never>]())
 
-    init(port: Int32, run: CreateRunResponse, files: [String], clients: Int) {
+    init(port: Int32, run: CreateRunResponse, files: [String], clients: Int, pause: Duration = .milliseconds(200)) {
         self.port = port
         self.run = run
         self.files = files
         self.clients = clients
+        self.pause = pause
     }
 
     func start() {
@@ -301,6 +305,7 @@ final class UploadLoad: Sendable {
                     index += 1
                     if let id = try? await DecoderIsolationLiveTests.upload(file, port: port, run: run) {
                         state.withLock { $0.accepted.append(id) }
+                        try? await Task.sleep(for: pause)
                     } else {
                         state.withLock { $0.cut += 1 }
                         try? await Task.sleep(for: .milliseconds(100))
