@@ -276,31 +276,34 @@ struct KillableServer {
 }
 
 /// Clients uploading in a loop, each a task of its own, until stopped: the ids of the 202s, and
-/// how many uploads were cut off by a kill. Each client rests `pause` after an upload, so that
-/// the jobs made stay what two workers can drain on a loaded machine however fast the uploads
-/// are taken: unpaced, four clients queue hundreds in the few seconds the kills take.
+/// how many uploads were cut off by a kill. Each client rests `pause` after an upload, and all
+/// stop at `limit` taken, so that the jobs made stay what two workers can drain on a loaded
+/// machine however fast the uploads are taken: unpaced, four clients queue hundreds in the few
+/// seconds the kills take.
 final class UploadLoad: Sendable {
     private let port: Int32
     private let run: CreateRunResponse
     private let files: [String]
     private let clients: Int
     private let pause: Duration
+    private let limit: Int
     private let state = Locked((stopped: false, accepted: [String](), cut: 0))
     private let tasks = Locked([Task<Void, Never>]())
 
-    init(port: Int32, run: CreateRunResponse, files: [String], clients: Int, pause: Duration = .milliseconds(200)) {
+    init(port: Int32, run: CreateRunResponse, files: [String], clients: Int, pause: Duration = .milliseconds(100), limit: Int = 80) {
         self.port = port
         self.run = run
         self.files = files
         self.clients = clients
         self.pause = pause
+        self.limit = limit
     }
 
     func start() {
         for client in 0..<clients {
             let task = Task { [self] in
                 var index = client
-                while !state.withLock({ $0.stopped }) {
+                while !state.withLock({ $0.stopped || $0.accepted.count >= limit }) {
                     let file = files[index % files.count]
                     index += 1
                     if let id = try? await DecoderIsolationLiveTests.upload(file, port: port, run: run) {
