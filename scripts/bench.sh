@@ -82,10 +82,11 @@ speech() {
 }
 
 # message SECONDS PINK_DB BROWN_DB FILE: a 48 kHz mono 16-bit message of SECONDS: 1 s of room
-# noise, SECONDS - 3 of speech, 2 s of room noise, at -23 LUFS.
+# noise, SECONDS - 3 of speech, 2 s of room noise, at -23 LUFS. Beside it, FILE's .voice.wav is
+# the same speech without the noise, at the same gain: what a denoised output is judged against.
 message() {
     local seconds=$1 pink=$2 brown=$3 file=$4
-    [ -f "$file" ] && return 0
+    [ -f "$file" ] && [ -f "${file%.wav}.voice.wav" ] && return 0
     local talk="$out/.talk.wav" voice="$out/.voice.wav" room="$out/.room.wav"
     speech "$(awk -v s="$seconds" 'BEGIN { print s - 3 }')" "$talk"
     "${SOX[@]}" "$talk" -r 48000 -c 1 -b 16 "$voice" rate -v norm -3 pad 1 3 trim 0 "$seconds"
@@ -94,7 +95,10 @@ message() {
     "${SOX[@]}" -m -v 1 "$voice" -v 1 "$out/.pink.wav" -v 1 "$out/.brown.wav" "$room"
     local loudness
     loudness=$(scripts/measure.sh --raw "$room" | awk '{ print $1 }')
-    "${SOX[@]}" "$room" "$file" gain "$(awk -v m="$loudness" 'BEGIN { printf "%.2f", -23 - m }')"
+    local gain
+    gain=$(awk -v m="$loudness" 'BEGIN { printf "%.2f", -23 - m }')
+    "${SOX[@]}" "$room" "$file" gain "$gain"
+    "${SOX[@]}" "$voice" "${file%.wav}.voice.wav" gain "$gain"
     rm -f "$talk" "$voice" "$room" "$out/.pink.wav" "$out/.brown.wav"
 }
 
@@ -331,7 +335,7 @@ for input in speech-10s speech-60s; do
 done
 
 # --- Clarity ----------------------------------------------------------------------------------
-section "Clarity: PESQ-WB against the time-aligned source (acceptance: p >= a - 0.1, at no more bytes/s on the same speech)"
+section "Clarity: PESQ-WB against the time-aligned speech without its noise (acceptance: p >= a - 0.1, at no more bytes/s on the same speech)"
 # Python packages for the bench only: installed when missing, into a private virtual environment
 # when the system's Python refuses pip installs (PEP 668).
 command -v python3 >/dev/null || apt_install python3 python3-pip python3-venv || true
@@ -371,7 +375,9 @@ for input in speech-10s noisy-10s; do
         opusdec --quiet --float --rate 48000 "$f" "$out/$input.$tool.wav" 2>/dev/null
         decoded+=("$out/$input.$tool.wav")
     done
-    "$python" scripts/pesq_score.py --json "$out/$input.wav" "${decoded[@]}" >"$out/$input.pesq.json"
+    # Judged against the speech without its noise: against the noisy source, an output that
+    # took the noise out would score as if it had lost what it removed.
+    "$python" scripts/pesq_score.py --json "$out/$input.voice.wav" "${decoded[@]}" >"$out/$input.pesq.json"
     i=0
     for tool in "${clarity_tools[@]}"; do
         f="$out/$input.$tool.opus"
