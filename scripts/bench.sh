@@ -171,25 +171,33 @@ echo "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null |
 printf '%-16s %-18s %12s %10s %14s\n' input encoder "wall s" "CPU s" "peak RSS MiB"
 declare -A wall rss cpu
 failures=0
-for input in speech-10s speech-60s; do
-    declare -A walls=() rsss=() cpus=()
+# time_input FILE TOOL...: the tools on $out/FILE, runs interleaved; each tool's median wall, CPU
+# and peak memory go into wall, cpu and rss under INPUT.TOOL (INPUT: FILE without a .wav ending),
+# and are printed as a row, its first column label_width wide (16 unless set).
+time_input() {
+    local file=$1 input=${1%.wav} tool r w m status c
+    shift
+    local -A walls=() rsss=() cpus=()
     for ((r = 0; r < runs; r++)); do
-        for tool in "${tools[@]}"; do
-            read -r w m status c < <(run_once "$tool" "$out/$input.wav" "$out/$input.$tool.opus")
+        for tool in "$@"; do
+            read -r w m status c < <(run_once "$tool" "$out/$file" "$out/$input.$tool.opus")
             [ "$status" -eq 0 ] || failures=$((failures + 1))
             walls[$tool]+="$w"$'\n'
             rsss[$tool]+="$m"$'\n'
             cpus[$tool]+="$c"$'\n'
         done
     done
-    for tool in "${tools[@]}"; do
+    for tool in "$@"; do
         wall[$input.$tool]=$(printf '%s' "${walls[$tool]}" | median)
         rss[$input.$tool]=$(printf '%s' "${rsss[$tool]}" | median)
         cpu[$input.$tool]=$(printf '%s' "${cpus[$tool]}" | median)
-        printf '%-16s %-18s %12.3f %10.2f %14.1f\n' "$input" "$(name "$tool")" "${wall[$input.$tool]}" \
+        printf '%-*s %-18s %12.3f %10.2f %14.1f\n' "${label_width:-16}" "$input" "$(name "$tool")" "${wall[$input.$tool]}" \
             "${cpu[$input.$tool]}" "$(awk -v k="${rss[$input.$tool]}" 'BEGIN { print k / 1024 }')"
     done
-    unset walls rsss cpus
+}
+
+for input in speech-10s speech-60s; do
+    time_input "$input.wav" "${tools[@]}"
 done
 rm -f "$out/.rss" "$out/.stderr"
 
@@ -241,24 +249,7 @@ if [ "${tools[0]}" = p ]; then
     [ "${tools[1]}" = o ] && recorded_tools=(p o b)
     printf '%-18s %-18s %12s %10s %14s\n' input encoder "wall s" "CPU s" "peak RSS MiB"
     for input in speech-60s.m4a speech-60s.webm; do
-        declare -A walls=() rsss=() cpus=()
-        for ((r = 0; r < runs; r++)); do
-            for tool in "${recorded_tools[@]}"; do
-                read -r w m status c < <(run_once "$tool" "$out/$input" "$out/$input.$tool.opus")
-                [ "$status" -eq 0 ] || failures=$((failures + 1))
-                walls[$tool]+="$w"$'\n'
-                rsss[$tool]+="$m"$'\n'
-                cpus[$tool]+="$c"$'\n'
-            done
-        done
-        for tool in "${recorded_tools[@]}"; do
-            wall[$input.$tool]=$(printf '%s' "${walls[$tool]}" | median)
-            rss[$input.$tool]=$(printf '%s' "${rsss[$tool]}" | median)
-            cpu[$input.$tool]=$(printf '%s' "${cpus[$tool]}" | median)
-            printf '%-18s %-18s %12.3f %10.2f %14.1f\n' "$input" "$(name "$tool")" "${wall[$input.$tool]}" \
-                "${cpu[$input.$tool]}" "$(awk -v k="${rss[$input.$tool]}" 'BEGIN { print k / 1024 }')"
-        done
-        unset walls rsss cpus
+        label_width=18 time_input "$input" "${recorded_tools[@]}"
         pb=$(ratio "${wall[$input.p]}" "${wall[$input.b]}")
         mb=$(ratio "${rss[$input.p]}" "${rss[$input.b]}")
         echo "$input: wall p/b $pb ($(verdict "$pb" 0.5)), memory p/b $mb ($(verdict "$mb" 0.25))"
@@ -431,24 +422,7 @@ if [ "${tools[0]}" = p ] && [ -d /usr/share/asterisk/sounds/ru_RU_f_IvrvoiceRU ]
     section "Real speech: median of $runs runs (acceptance: real-80s CPU p/a <= 1.0 and memory p/b <= 0.25; noisy-60s CPU of p <= 0.35 s per audio second)"
     printf '%-16s %-18s %12s %10s %14s\n' input encoder "wall s" "CPU s" "peak RSS MiB"
     for input in real-80s noisy-60s; do
-        declare -A walls=() rsss=() cpus=()
-        for ((r = 0; r < runs; r++)); do
-            for tool in p a b; do
-                read -r w m status c < <(run_once "$tool" "$out/$input.wav" "$out/$input.$tool.opus")
-                [ "$status" -eq 0 ] || failures=$((failures + 1))
-                walls[$tool]+="$w"$'\n'
-                rsss[$tool]+="$m"$'\n'
-                cpus[$tool]+="$c"$'\n'
-            done
-        done
-        for tool in p a b; do
-            wall[$input.$tool]=$(printf '%s' "${walls[$tool]}" | median)
-            rss[$input.$tool]=$(printf '%s' "${rsss[$tool]}" | median)
-            cpu[$input.$tool]=$(printf '%s' "${cpus[$tool]}" | median)
-            printf '%-16s %-18s %12.3f %10.2f %14.1f\n' "$input" "$(name "$tool")" "${wall[$input.$tool]}" \
-                "${cpu[$input.$tool]}" "$(awk -v k="${rss[$input.$tool]}" 'BEGIN { print k / 1024 }')"
-        done
-        unset walls rsss cpus
+        time_input "$input.wav" p a b
     done
     ca=$(ratio "${cpu[real-80s.p]}" "${cpu[real-80s.a]}")
     mb=$(ratio "${rss[real-80s.p]}" "${rss[real-80s.b]}")
