@@ -249,7 +249,12 @@ if [ "${tools[0]}" = p ]; then
     [ "${tools[1]}" = o ] && recorded_tools=(p o b)
     printf '%-18s %-18s %12s %10s %14s\n' input encoder "wall s" "CPU s" "peak RSS MiB"
     for input in speech-60s.m4a speech-60s.webm; do
+        failed_before=$failures
         label_width=18 time_input "$input" "${recorded_tools[@]}"
+        if [ "$failures" -gt "$failed_before" ]; then
+            echo "$input: no ratios, $((failures - failed_before)) runs failed (see above)"
+            continue
+        fi
         pb=$(ratio "${wall[$input.p]}" "${wall[$input.b]}")
         mb=$(ratio "${rss[$input.p]}" "${rss[$input.b]}")
         echo "$input: wall p/b $pb ($(verdict "$pb" 0.5)), memory p/b $mb ($(verdict "$mb" 0.25))"
