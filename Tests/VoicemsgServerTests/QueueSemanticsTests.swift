@@ -138,23 +138,31 @@ import Testing
     private func retryWaitsForItsBackoffAndFailureIsFinal(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let (run, _, _) = try await makeRun(in: store)
+            // Two jobs, so that no check rests on how quickly a loaded machine asks again: one
+            // backs off for an hour and must stay out of reach, the other for a second and must
+            // come back once the test has waited at least that long.
+            let waiting = try await enqueue(in: store, runID: run.id)
+            let waitingClaim = try #require(try await store.claim(workerID: "a", leaseSeconds: 30))
+            #expect(waitingClaim.messageID == waiting.id)
+            #expect(try await store.fail(waitingClaim, error: "disk hiccup", retryAfterSeconds: 3600))
+            let waitingRecord = try #require(try await store.message(id: waiting.id))
+            #expect(waitingRecord.status == .queued)
+            #expect(try await store.claim(workerID: "a", leaseSeconds: 30) == nil, "not before the backoff")
+
             let message = try await enqueue(in: store, runID: run.id)
             let first = try #require(try await store.claim(workerID: "a", leaseSeconds: 30))
-            // 8 s: long enough that a loaded machine (a full parallel run beside a build) still
-            // asks again before it is over; 3 s was not.
+            #expect(first.messageID == message.id)
             let failed = ContinuousClock.now
-            #expect(try await store.fail(first, error: "disk hiccup", retryAfterSeconds: 8))
-            var record = try #require(try await store.message(id: message.id))
-            #expect(record.status == .queued)
-            #expect(try await store.claim(workerID: "a", leaseSeconds: 30) == nil, "not before the backoff")
-            try await Task.sleep(until: failed + .milliseconds(8200))
-            let second = try #require(try await store.claim(workerID: "a", leaseSeconds: 30))
+            #expect(try await store.fail(first, error: "disk hiccup", retryAfterSeconds: 1))
+            try await Task.sleep(until: failed + .milliseconds(1200))
+            let second = try #require(try await store.claim(workerID: "a", leaseSeconds: 30), "due after its backoff")
+            #expect(second.messageID == message.id)
             #expect(second.attempt == 2)
             #expect(try await store.fail(second, error: "no speech found", retryAfterSeconds: nil))
-            record = try #require(try await store.message(id: message.id))
+            let record = try #require(try await store.message(id: message.id))
             #expect(record.status == .failed)
             #expect(record.error == "no speech found")
-            #expect(try await store.claim(workerID: "a", leaseSeconds: 30) == nil)
+            #expect(try await store.claim(workerID: "a", leaseSeconds: 30) == nil, "a final failure is final")
         }
     }
 
