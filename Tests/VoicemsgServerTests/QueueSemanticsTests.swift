@@ -102,13 +102,17 @@ import Testing
         try await withStore(backend) { store in
             let (run, _, _) = try await makeRun(in: store)
             try await enqueue(in: store, runID: run.id)
-            // Beats every 0.5 s for twice the 1.5 s lease; generous so a loaded machine cannot
-            // make a beat late.
-            let claim = try #require(try await store.claim(workerID: "a", leaseSeconds: 1.5))
-            for _ in 0..<6 {
-                try await Task.sleep(for: .milliseconds(500))
-                #expect(try await store.heartbeat(claim, leaseSeconds: 1.5))
-            }
+            // A 10 s lease, beaten once to a minute, must still be held after its first 10 s are
+            // over. Only waiting longer than asked is left to the machine's scheduling, so a
+            // loaded machine cannot make a beat late; a beat refused after the lease ran out
+            // unbeaten would be right, and is told apart.
+            let claimed = ContinuousClock.now
+            let claim = try #require(try await store.claim(workerID: "a", leaseSeconds: 10))
+            let beat = try await store.heartbeat(claim, leaseSeconds: 60)
+            guard beat || ContinuousClock.now - claimed < .seconds(10) else { return }
+            #expect(beat)
+            try await Task.sleep(until: claimed + .milliseconds(10_500))
+            #expect(try await store.heartbeat(claim, leaseSeconds: 60), "held past the lease it was claimed with")
             #expect(try await store.claim(workerID: "b", leaseSeconds: 30) == nil)
         }
     }
