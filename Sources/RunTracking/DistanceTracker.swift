@@ -285,32 +285,27 @@ extension DistanceTracker: Codable {
     public init(from decoder: any Decoder) throws {
         let saved = try decoder.container(keyedBy: CodingKeys.self)
         self.init(configuration: try saved.decode(Configuration.self, forKey: .configuration))
-        meters = try saved.decode(Double.self, forKey: .meters)
-        speed = try saved.decode(Double.self, forKey: .speed)
+        // The first saved format's fields, every one of them required.
+        try restore(Double.self, from: saved, [
+            (.meters, \.meters), (.speed, \.speed), (.lastFixTime, \.lastFixTime),
+            (.lastAcceptedTime, \.lastAcceptedTime), (.lastCountedTime, \.lastCountedTime),
+            (.committed, \.committed), (.pendingMeters, \.pendingMeters), (.stillSince, \.stillSince),
+            (.stillMeters, \.stillMeters), (.measuredDopplerVariance, \.measuredDopplerVariance),
+            (.dopplerVariance, \.dopplerVariance), (.lastStepSeconds, \.lastStepSeconds), (.wanderRate, \.wanderRate),
+        ])
+        try restore(PlanePoint.self, from: saved, [
+            (.lastAccepted, \.lastAccepted), (.lastCounted, \.lastCounted), (.stillAnchor, \.stillAnchor),
+            (.previousFiltered, \.previousFiltered), (.lastStep, \.lastStep),
+        ])
         isStill = try saved.decode(Bool.self, forKey: .isStill)
-        plane = try saved.decodeIfPresent(LocalTangentPlane.self, forKey: .plane)
+        movingEvidence = try saved.decode(Int.self, forKey: .movingEvidence)
         filter = try saved.decode(ConstantVelocityFilter.self, forKey: .filter)
-        lastFixTime = try saved.decode(Double.self, forKey: .lastFixTime)
-        lastAccepted = try saved.decode(PlanePoint.self, forKey: .lastAccepted)
-        lastAcceptedTime = try saved.decode(Double.self, forKey: .lastAcceptedTime)
-        lastAcceptedFix = try saved.decodeIfPresent(GPSFix.self, forKey: .lastAcceptedFix)
-        lastCounted = try saved.decode(PlanePoint.self, forKey: .lastCounted)
-        lastCountedTime = try saved.decode(Double.self, forKey: .lastCountedTime)
-        stillAnchor = try saved.decode(PlanePoint.self, forKey: .stillAnchor)
-        committed = try saved.decode(Double.self, forKey: .committed)
-        previousFiltered = try saved.decode(PlanePoint.self, forKey: .previousFiltered)
         rejectedRun = try saved.decode([GPSFix].self, forKey: .rejectedRun)
+        // Optional in every format: absent when there was none.
+        plane = try saved.decodeIfPresent(LocalTangentPlane.self, forKey: .plane)
+        lastAcceptedFix = try saved.decodeIfPresent(GPSFix.self, forKey: .lastAcceptedFix)
         provisionalBridge = try saved.decodeIfPresent(ProvisionalBridge.self, forKey: .provisionalBridge)
         previousDopplerSpeed = try saved.decodeIfPresent(Double.self, forKey: .previousDopplerSpeed)
-        movingEvidence = try saved.decode(Int.self, forKey: .movingEvidence)
-        pendingMeters = try saved.decode(Double.self, forKey: .pendingMeters)
-        stillSince = try saved.decode(Double.self, forKey: .stillSince)
-        stillMeters = try saved.decode(Double.self, forKey: .stillMeters)
-        measuredDopplerVariance = try saved.decode(Double.self, forKey: .measuredDopplerVariance)
-        dopplerVariance = try saved.decode(Double.self, forKey: .dopplerVariance)
-        lastStep = try saved.decode(PlanePoint.self, forKey: .lastStep)
-        lastStepSeconds = try saved.decode(Double.self, forKey: .lastStepSeconds)
-        wanderRate = try saved.decode(Double.self, forKey: .wanderRate)
         // Not in the first saved format: the every-other-fix wander and the settled mean.
         pairStart = try saved.decodeIfPresent(PlanePoint.self, forKey: .pairStart) ?? lastAccepted
         pairStartTime = try saved.decodeIfPresent(Double.self, forKey: .pairStartTime) ?? lastAcceptedTime
@@ -333,6 +328,16 @@ extension DistanceTracker: Codable {
         steadyOffset = try saved.decodeIfPresent(Double.self, forKey: .steadyOffset) ?? 0
         steadyOffsetAtDouble = try saved.decodeIfPresent(Double.self, forKey: .steadyOffsetAtDouble) ?? 0
         steadySamples = try saved.decodeIfPresent(Int.self, forKey: .steadySamples) ?? 0
+    }
+
+    /// Sets each of `fields`, all of type `type`, from the value saved under its key.
+    private mutating func restore<Key: CodingKey, Value: Decodable>(
+        _ type: Value.Type, from saved: KeyedDecodingContainer<Key>,
+        _ fields: [(Key, WritableKeyPath<DistanceTracker, Value>)]
+    ) throws {
+        for (key, field) in fields {
+            self[keyPath: field] = try saved.decode(Value.self, forKey: key)
+        }
     }
 }
 #endif
