@@ -26,57 +26,51 @@ struct GPXMalformedXMLTests {
         #expect(!error.description.contains("\n"), "one line: \(error)")
     }
 
-    @Test(arguments: [
-        // (what follows <trkseg> on line 3, the line of the error, words in it)
-        ("<trkpt lat=\"1\" lon=\"2\"></trkseg>", 3, "the end tag '</trkseg>' does not match <trkpt> from line 3"),
-        ("<trkpt lat=\"1\" lon=\"2\">\n<ele>\n</time>\n</trkpt>", 5, "the end tag '</time>' does not match <ele> from line 4"),
-        ("<trkpt lat=\"1\" lon=\"2\"", 4, "a tag before it not closed with '>'"),
-        ("<trkpt lat=\"1\" lon=\"2", 4, "a tag before it not closed with '>'"),
-        ("<trkpt lat=\"1\" lon=\"2\"></trkpt", 4, "a tag before it not closed with '>'"),
-        ("<trkpt lat=\"1\" lon=\"2\"></trkpt x>", 3, "a tag that is not well-formed"),
-        ("<trkpt lat=\"1\" lon=\"2\" <ele/></trkpt>", 3, "a tag that is not well-formed"),
-        ("<trkpt lat=\"1\"lon=\"2\"/>", 3, "attributes no space between them) at '<trkpt lat=\"1\"lon="),
-        ("<trkpt lat lon=\"2\"/>", 3, "a tag that is not well-formed"),
-        ("<trkpt lat=1 lon=\"2\"/>", 3, "an attribute value has no quotes"),
-        ("<trkpt lat=\"<\" lon=\"2\"/>", 3, "a tag that is not well-formed"),
-        ("<trkpt lat=\"1\" lon=\"2\" lat=\"3\"/>", 3, "an attribute appears twice in one tag"),
-        ("<trkpt xmlns:p='u' xmlns:q='u' p:x='1' q:x='2' lat=\"1\" lon=\"2\"/>", 3, "an attribute appears twice"),
-        ("</trkseg></trk></gpx>\n<gpx/>", 4, "there is content after the root element at '<gpx/>'"),
-        ("</trkseg></trk></gpx>text", 3, "there is content after the root element at 'text'"),
-        ("</trkseg></trk></gpx><!DOCTYPE gpx>", 3, "there is content after the root element"),
-        ("<trkpt lat=\"1\" lon=\"2\"><ele>\n&nbsp;</ele></trkpt>", 4, "an entity is not defined at '&nbsp;"),
-        ("<trkpt lat=\"1\" lon=\"2\"><ele>& b</ele></trkpt>", 3, "'&' starts neither an entity"),
-        ("<trkpt lat=\"1\" lon=\"2\"><ele>&amp</ele></trkpt>", 3, "'&' starts neither an entity"),
-        ("<trkpt lat=\"1\" lon=\"2\"><ele>&#;</ele></trkpt>", 3, "nor a character reference"),
-        ("<trkpt lat=\"1\" lon=\"2\"><ele>&#xZZ;</ele></trkpt>", 3, "nor a character reference"),
-        ("<trkpt lat=\"1\" lon=\"2\"><ele>&#0;</ele></trkpt>", 3, "a character reference names a character XML does not allow"),
-        ("<trkpt lat=\"1\" lon=\"2\"><ele>&#xD800;</ele></trkpt>", 3, "a character XML does not allow"),
-        ("<trkpt lat=\"1\" lon=\"2\"><ele>&#99999999999999999999;</ele></trkpt>", 3, "a character XML does not allow"),
+    /// (the file, the line of the error, words in it). Most are a body on line 3 of a GPX 1.1
+    /// file, inside a track segment (`inTrack`); the rest are whole documents.
+    static let malformed: [(String, Int, String)] = [
+        (inTrack("<trkpt lat=\"1\" lon=\"2\"></trkseg>"), 3, "the end tag '</trkseg>' does not match <trkpt> from line 3"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\">\n<ele>\n</time>\n</trkpt>"), 5, "the end tag '</time>' does not match <ele> from line 4"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\""), 4, "a tag before it not closed with '>'"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2"), 4, "a tag before it not closed with '>'"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\"></trkpt"), 4, "a tag before it not closed with '>'"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\"></trkpt x>"), 3, "a tag that is not well-formed"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\" <ele/></trkpt>"), 3, "a tag that is not well-formed"),
+        (inTrack("<trkpt lat=\"1\"lon=\"2\"/>"), 3, "attributes no space between them) at '<trkpt lat=\"1\"lon="),
+        (inTrack("<trkpt lat lon=\"2\"/>"), 3, "a tag that is not well-formed"),
+        (inTrack("<trkpt lat=1 lon=\"2\"/>"), 3, "an attribute value has no quotes"),
+        (inTrack("<trkpt lat=\"<\" lon=\"2\"/>"), 3, "a tag that is not well-formed"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\" lat=\"3\"/>"), 3, "an attribute appears twice in one tag"),
+        (inTrack("<trkpt xmlns:p='u' xmlns:q='u' p:x='1' q:x='2' lat=\"1\" lon=\"2\"/>"), 3, "an attribute appears twice"),
+        (inTrack("</trkseg></trk></gpx>\n<gpx/>"), 4, "there is content after the root element at '<gpx/>'"),
+        (inTrack("</trkseg></trk></gpx>text"), 3, "there is content after the root element at 'text'"),
+        (inTrack("</trkseg></trk></gpx><!DOCTYPE gpx>"), 3, "there is content after the root element"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\"><ele>\n&nbsp;</ele></trkpt>"), 4, "an entity is not defined at '&nbsp;"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\"><ele>& b</ele></trkpt>"), 3, "'&' starts neither an entity"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\"><ele>&amp</ele></trkpt>"), 3, "'&' starts neither an entity"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\"><ele>&#;</ele></trkpt>"), 3, "nor a character reference"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\"><ele>&#xZZ;</ele></trkpt>"), 3, "nor a character reference"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\"><ele>&#0;</ele></trkpt>"), 3, "a character reference names a character XML does not allow"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\"><ele>&#xD800;</ele></trkpt>"), 3, "a character XML does not allow"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\"><ele>&#99999999999999999999;</ele></trkpt>"), 3, "a character XML does not allow"),
         // U+0001 is what expat joins namespace and name with: it cannot be smuggled in.
-        ("<trkpt lat=\"1\" lon=\"2\" xmlns:p=\"a&#1;b\"/>", 3, "a character XML does not allow"),
-        ("<trkpt lat=\"1\" lon=\"2\"><ele>x]]>y</ele></trkpt>", 3, "']]>' is not allowed in text"),
-        ("<trkpt lat=\"1\" lon=\"2\"><!-- a -- b --></trkpt>", 3, "'--' is not allowed inside a comment"),
-        ("<trkpt lat=\"1\" lon=\"2\"><!-- open", 3, "the file ends in the middle of a tag, comment or declaration inside <trkpt> from line 3"),
-        ("<trkpt lat=\"1\" lon=\"2\"><![CDATA[ open", 5, "the file ends inside a CDATA section inside <trkpt> from line 3"),
-        ("<trkpt lat=\"1\" lon=\"2\"><!ELEMENT a></trkpt>", 3, "'<!' starts neither a comment nor a CDATA section"),
-        ("<trkpt lat=\"1\" lon=\"2\"><?pi", 3, "the file ends in the middle of a tag, comment or declaration"),
-        ("<trkpt lat=\"1\" lon=\"2\"/>\n<?xml version='1.0'?>", 4, "only allowed at the very start"),
-        ("<p:trkpt lat=\"1\" lon=\"2\"/>", 3, "a namespace prefix is used that no xmlns attribute declares at '<p:trkpt"),
-        ("<trkpt lat=\"1\" lon=\"2\" p:x=\"1\"/>", 3, "a namespace prefix is used that no xmlns attribute declares"),
-        ("<trkpt lat=\"1\" lon=\"2\" xmlns:p=\"\"/>", 3, "a namespace prefix is declared empty"),
-        ("<trkpt lat=\"1\" lon=\"2\" xmlns:xmlns=\"u\"/>", 3, "the reserved prefix xml or xmlns"),
-        ("<trkpt lat=\"1\" lon=\"2\" xmlns:xml=\"u\"/>", 3, "the reserved prefix xml or xmlns"),
-        ("<a:b:c xmlns:a='u'/>", 3, "a name is missing or wrong"),
-        ("<a: xmlns:a='u'/>", 3, "a name is missing or wrong"),
-        ("< trkpt/>", 3, "a tag that is not well-formed"),
-        ("<trkpt lat=\"1\" lon=\"2\"></ trkpt>", 3, "a tag that is not well-formed"),
-    ])
-    func malformedInsideATrack(body: String, line: Int, words: String) throws {
-        let text = Self.inTrack(body)
-        Self.check(try Self.error(text), line: line, words: words, text)
-    }
-
-    @Test(arguments: [
+        (inTrack("<trkpt lat=\"1\" lon=\"2\" xmlns:p=\"a&#1;b\"/>"), 3, "a character XML does not allow"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\"><ele>x]]>y</ele></trkpt>"), 3, "']]>' is not allowed in text"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\"><!-- a -- b --></trkpt>"), 3, "'--' is not allowed inside a comment"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\"><!-- open"), 3, "the file ends in the middle of a tag, comment or declaration inside <trkpt> from line 3"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\"><![CDATA[ open"), 5, "the file ends inside a CDATA section inside <trkpt> from line 3"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\"><!ELEMENT a></trkpt>"), 3, "'<!' starts neither a comment nor a CDATA section"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\"><?pi"), 3, "the file ends in the middle of a tag, comment or declaration"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\"/>\n<?xml version='1.0'?>"), 4, "only allowed at the very start"),
+        (inTrack("<p:trkpt lat=\"1\" lon=\"2\"/>"), 3, "a namespace prefix is used that no xmlns attribute declares at '<p:trkpt"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\" p:x=\"1\"/>"), 3, "a namespace prefix is used that no xmlns attribute declares"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\" xmlns:p=\"\"/>"), 3, "a namespace prefix is declared empty"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\" xmlns:xmlns=\"u\"/>"), 3, "the reserved prefix xml or xmlns"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\" xmlns:xml=\"u\"/>"), 3, "the reserved prefix xml or xmlns"),
+        (inTrack("<a:b:c xmlns:a='u'/>"), 3, "a name is missing or wrong"),
+        (inTrack("<a: xmlns:a='u'/>"), 3, "a name is missing or wrong"),
+        (inTrack("< trkpt/>"), 3, "a tag that is not well-formed"),
+        (inTrack("<trkpt lat=\"1\" lon=\"2\"></ trkpt>"), 3, "a tag that is not well-formed"),
         ("hello", 1, "markup that is neither an element, a comment nor a declaration at 'hello'"),
         ("<![CDATA[x]]><gpx/>", 1, "markup that is neither an element"),
         ("\n\ntext<gpx/>", 3, "malformed XML"),
@@ -92,8 +86,10 @@ struct GPXMalformedXMLTests {
          2, "the entity '&nbsp;' is not defined"),
         ("<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n<trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\">", 3,
          "malformed XML: the file ends before <trkpt> from line 3 is closed"),
-    ])
-    func malformedDocuments(text: String, line: Int, words: String) throws {
+    ]
+
+    @Test(arguments: malformed)
+    func malformedXML(text: String, line: Int, words: String) throws {
         Self.check(try Self.error(text), line: line, words: words, text)
     }
 

@@ -5,26 +5,10 @@ import Testing
 
 /// The queue's rules, checked the same way on both backends.
 @Suite struct QueueSemanticsTests {
-    /// Opens a fresh store for `backend`, runs `body` with it and closes it.
-    func withStore(
-        _ backend: Backend, _ body: (Store) async throws -> Void
-    ) async throws {
-        let directory = try TemporaryDirectory()
-        let location = try backend.makeLocation(in: directory)
-        let open = try await OpenStore.open(location)
-        do {
-            try await body(open.store)
-        } catch {
-            await open.close()
-            throw error
-        }
-        await open.close()
-    }
-
     @Test func claimCountsTheAttemptAndHandsEachJobOutOnSQLite() async throws { try await claimCountsTheAttemptAndHandsEachJobOut(.sqlite) }
     @Test(.needsPostgreSQL) func claimCountsTheAttemptAndHandsEachJobOutOnPostgreSQL() async throws { try await claimCountsTheAttemptAndHandsEachJobOut(.postgres) }
     private func claimCountsTheAttemptAndHandsEachJobOut(_ backend: Backend) async throws {
-        try await withStore(backend) { store in
+        try await withStore(backend) { store, _ in
             let (run, _, _) = try await makeRun(in: store)
             let message = try await enqueue(in: store, runID: run.id, bytes: Data([1, 2, 3]))
             #expect(message.status == .queued)
@@ -46,7 +30,7 @@ import Testing
     @Test func completionStoresTheResultAndDropsTheOriginalOnSQLite() async throws { try await completionStoresTheResultAndDropsTheOriginal(.sqlite) }
     @Test(.needsPostgreSQL) func completionStoresTheResultAndDropsTheOriginalOnPostgreSQL() async throws { try await completionStoresTheResultAndDropsTheOriginal(.postgres) }
     private func completionStoresTheResultAndDropsTheOriginal(_ backend: Backend) async throws {
-        try await withStore(backend) { store in
+        try await withStore(backend) { store, _ in
             let (run, _, _) = try await makeRun(in: store)
             let message = try await enqueue(in: store, runID: run.id)
             let claim = try #require(try await store.claim(workerID: "a", leaseSeconds: 30))
@@ -70,7 +54,7 @@ import Testing
     @Test func staleWorkerCannotOverwriteTheNewOwnersResultOnSQLite() async throws { try await staleWorkerCannotOverwriteTheNewOwnersResult(.sqlite) }
     @Test(.needsPostgreSQL) func staleWorkerCannotOverwriteTheNewOwnersResultOnPostgreSQL() async throws { try await staleWorkerCannotOverwriteTheNewOwnersResult(.postgres) }
     private func staleWorkerCannotOverwriteTheNewOwnersResult(_ backend: Backend) async throws {
-        try await withStore(backend) { store in
+        try await withStore(backend) { store, _ in
             let (run, _, _) = try await makeRun(in: store)
             let message = try await enqueue(in: store, runID: run.id)
             let stale = try #require(try await store.claim(workerID: "stale", leaseSeconds: 0.2))
@@ -99,7 +83,7 @@ import Testing
     @Test func heartbeatsKeepTheLeaseOnSQLite() async throws { try await heartbeatsKeepTheLease(.sqlite) }
     @Test(.needsPostgreSQL) func heartbeatsKeepTheLeaseOnPostgreSQL() async throws { try await heartbeatsKeepTheLease(.postgres) }
     private func heartbeatsKeepTheLease(_ backend: Backend) async throws {
-        try await withStore(backend) { store in
+        try await withStore(backend) { store, _ in
             let (run, _, _) = try await makeRun(in: store)
             try await enqueue(in: store, runID: run.id)
             // A 10 s lease, beaten once to a minute, must still be held after its first 10 s are
@@ -120,7 +104,7 @@ import Testing
     @Test func leaseExpiringOnTheLastAttemptFailsTheJobOnSQLite() async throws { try await leaseExpiringOnTheLastAttemptFailsTheJob(.sqlite) }
     @Test(.needsPostgreSQL) func leaseExpiringOnTheLastAttemptFailsTheJobOnPostgreSQL() async throws { try await leaseExpiringOnTheLastAttemptFailsTheJob(.postgres) }
     private func leaseExpiringOnTheLastAttemptFailsTheJob(_ backend: Backend) async throws {
-        try await withStore(backend) { store in
+        try await withStore(backend) { store, _ in
             let (run, _, _) = try await makeRun(in: store)
             let message = try await enqueue(in: store, runID: run.id, maxAttempts: 2)
             for attempt in 1...2 {
@@ -140,7 +124,7 @@ import Testing
     @Test func retryWaitsForItsBackoffAndFailureIsFinalOnSQLite() async throws { try await retryWaitsForItsBackoffAndFailureIsFinal(.sqlite) }
     @Test(.needsPostgreSQL) func retryWaitsForItsBackoffAndFailureIsFinalOnPostgreSQL() async throws { try await retryWaitsForItsBackoffAndFailureIsFinal(.postgres) }
     private func retryWaitsForItsBackoffAndFailureIsFinal(_ backend: Backend) async throws {
-        try await withStore(backend) { store in
+        try await withStore(backend) { store, _ in
             let (run, _, _) = try await makeRun(in: store)
             // Two jobs, so that no check rests on how quickly a loaded machine asks again: one
             // backs off for an hour and must stay out of reach, the other for a second and must
@@ -173,7 +157,7 @@ import Testing
     @Test func releaseGivesTheJobBackWithoutCountingTheAttemptOnSQLite() async throws { try await releaseGivesTheJobBackWithoutCountingTheAttempt(.sqlite) }
     @Test(.needsPostgreSQL) func releaseGivesTheJobBackWithoutCountingTheAttemptOnPostgreSQL() async throws { try await releaseGivesTheJobBackWithoutCountingTheAttempt(.postgres) }
     private func releaseGivesTheJobBackWithoutCountingTheAttempt(_ backend: Backend) async throws {
-        try await withStore(backend) { store in
+        try await withStore(backend) { store, _ in
             let (run, _, _) = try await makeRun(in: store)
             let message = try await enqueue(in: store, runID: run.id)
             let claim = try #require(try await store.claim(workerID: "a", leaseSeconds: 30))
@@ -189,7 +173,7 @@ import Testing
     @Test func idempotencyKeyReturnsTheFirstMessageOnSQLite() async throws { try await idempotencyKeyReturnsTheFirstMessage(.sqlite) }
     @Test(.needsPostgreSQL) func idempotencyKeyReturnsTheFirstMessageOnPostgreSQL() async throws { try await idempotencyKeyReturnsTheFirstMessage(.postgres) }
     private func idempotencyKeyReturnsTheFirstMessage(_ backend: Backend) async throws {
-        try await withStore(backend) { store in
+        try await withStore(backend) { store, _ in
             let (run, _, _) = try await makeRun(in: store)
             let first = try await enqueue(in: store, runID: run.id, key: "upload-1")
             let retry = try await enqueue(in: store, runID: run.id, key: "upload-1")
@@ -203,7 +187,7 @@ import Testing
     @Test func concurrentClaimersNeverShareAJobOnSQLite() async throws { try await concurrentClaimersNeverShareAJob(.sqlite) }
     @Test(.needsPostgreSQL) func concurrentClaimersNeverShareAJobOnPostgreSQL() async throws { try await concurrentClaimersNeverShareAJob(.postgres) }
     private func concurrentClaimersNeverShareAJob(_ backend: Backend) async throws {
-        try await withStore(backend) { store in
+        try await withStore(backend) { store, _ in
             let (run, _, _) = try await makeRun(in: store)
             for index in 0..<24 { try await enqueue(in: store, runID: run.id, meters: Double(index)) }
             let claimed = try await withThrowingTaskGroup(of: [String].self) { group in

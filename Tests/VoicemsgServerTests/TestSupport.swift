@@ -139,6 +139,22 @@ func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output
     return (outcome.status, outcome.text + outcome.standardError)
 }
 
+/// Opens a fresh store on `backend` in a new temporary directory, runs `body` with the store and
+/// the directory, and closes the store before returning, whether `body` threw or not.
+func withStore(
+    _ backend: Backend, _ body: (Store, TemporaryDirectory) async throws -> Void
+) async throws {
+    let directory = try TemporaryDirectory()
+    let open = try await OpenStore.open(try backend.makeLocation(in: directory))
+    do {
+        try await body(open.store, directory)
+    } catch {
+        await open.close()
+        throw error
+    }
+    await open.close()
+}
+
 /// Creates a run with known tokens directly in the store.
 func makeRun(
     in store: Store, plannedDistance: Double? = 10_000
