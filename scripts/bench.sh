@@ -453,14 +453,20 @@ if [ "${tools[0]}" = p ] && [ -d /usr/share/asterisk/sounds/ru_RU_f_IvrvoiceRU ]
     "$python" scripts/denoise_bench.py inputs "$out"
     section "Real speech: median of $runs runs (acceptance: real-80s CPU p/a <= 1.0 and memory p/b <= 0.25; noisy-60s CPU of p <= 0.35 s per audio second)"
     printf '%-16s %-18s %12s %10s %14s\n' input encoder "wall s" "CPU s" "peak RSS MiB"
+    real_tools=(p a b)
+    [ "${tools[1]}" = o ] && real_tools=(p o a b)
     for input in real-80s noisy-60s; do
-        time_input "$input.wav" p a b
+        time_input "$input.wav" "${real_tools[@]}"
     done
     ca=$(ratio "${cpu[real-80s.p]}" "${cpu[real-80s.a]}")
-    mb=$(ratio "${rss[real-80s.p]}" "${rss[real-80s.b]}")
+    mb=$(awk -v p="${rss[real-80s.p]}" -v b="${rss[real-80s.b]}" 'BEGIN { printf "%.3f", p / b }')
     seconds=$(soxi -D "$out/noisy-60s.wav")
     per=$(awk -v c="${cpu[noisy-60s.p]}" -v s="$seconds" 'BEGIN { printf "%.3f", c / s }')
     echo "real-80s (quiet room, not denoised): CPU p/a $ca ($(verdict "$ca" 1.0)), memory p/b $mb ($(verdict "$mb" 0.25))"
+    if [ "${real_tools[1]}" = o ]; then
+        echo "real-80s: baseline CPU o/a $(ratio "${cpu[real-80s.o]}" "${cpu[real-80s.a]}"), memory o/b $(ratio "${rss[real-80s.o]}" "${rss[real-80s.b]}");" \
+            "voicemsg / baseline: CPU $(ratio "${cpu[real-80s.p]}" "${cpu[real-80s.o]}"), peak RSS $(ratio "${rss[real-80s.p]}" "${rss[real-80s.o]}")"
+    fi
     echo "noisy-60s (pink noise at 5 dB, denoised): CPU $per s per audio second ($(verdict "$per" 0.35)); opusenc" \
         "$(awk -v c="${cpu[noisy-60s.a]}" -v s="$seconds" 'BEGIN { printf "%.3f", c / s }'), CPU p/a $(ratio "${cpu[noisy-60s.p]}" "${cpu[noisy-60s.a]}")"
     "$bin" encode "$out/noisy-60s.wav" -o "$out/.report.opus" --marker 1km --json 2>/dev/null | python3 -c '
