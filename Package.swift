@@ -11,6 +11,16 @@ func systemLibrary(_ name: String, pkgConfig: String, apt: String, brew: String)
     )
 }
 
+/// The command line's two binaries are linked by lld with packed relative relocations (DT_RELR,
+/// glibc 2.36 or later; Debian 12 has 2.36): a binary with the Swift runtime linked in carries
+/// tens of thousands of relative relocations, which as 24-byte RELA entries the loader reads whole
+/// at every start and which then stay resident, megabytes of a message's peak memory (see
+/// docs/benchmarks.md); packed, they take kilobytes. The code and data are the same. Linux only:
+/// Mach-O has its own format.
+let packedRelocations: [LinkerSetting] = [
+    .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux])),
+]
+
 let package = Package(
     name: "voicemsg",
     // RunTracking is what the iOS and watchOS app links; every other target needs the C
@@ -80,7 +90,10 @@ let package = Package(
         // FFmpeg's demuxers and decoders in a process of their own, for the recordings libsndfile
         // cannot read and for every upload the server takes: a crafted file can crash it and
         // nothing else, and voicemsg never loads FFmpeg's 28 MiB of libraries.
-        .executableTarget(name: "voicemsg-decode", dependencies: ["CFFmpeg", "DecoderWire", "DecoderSandbox"]),
+        .executableTarget(
+            name: "voicemsg-decode", dependencies: ["CFFmpeg", "DecoderWire", "DecoderSandbox"],
+            linkerSettings: packedRelocations
+        ),
         // GPS fixes to distance, markers, paces and the playback scheduler: pure Swift with no
         // dependency at all, so the phone app can link it alone. The same sources build as
         // Embedded Swift for the runner's page (scripts/build-wasm.sh, with Sources/RunTrackingWasm),
@@ -141,7 +154,8 @@ let package = Package(
                 "RunTracking",
                 "GPXReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            linkerSettings: packedRelocations
         ),
         .executableTarget(
             name: "voicemsg-server",

@@ -89,17 +89,24 @@ public struct MessagePipeline: Sendable {
         var pass = 0
         while true {
             pass += 1
-            let normalized = normalizer.apply(analysis, target: pcmTarget, limiterCeiling: limiterCeiling)
-            var output = normalized.output
-            if let dips { output.curve = output.curve.map { $0 * dips } ?? dips }
-            clock.lap("normalize")
-
-            // When only the dips changed, only the pieces under them are encoded again.
+            // The gained signal's curve (a value per `GainCurve` block of the whole message) is
+            // released when the encoder is done with it, so the check below runs without it:
+            // only what the pass decided is kept.
             let encoded: OpusEncoder.PiecewiseStream
-            if let previous, let changedSpan {
-                encoded = try encoder.reencode(previous, from: output, pieces: previous.pieces(covering: changedSpan))
-            } else {
-                encoded = try encoder.encodeInPieces(output, inputSampleRate: inputSampleRate, tags: OpusTags(vendor: Self.encoderName))
+            let normalized: (gainDB: Double, isGainCapped: Bool, loudness: Double?, limiter: TruePeakLimiter.Measurement)
+            do {
+                let pass = normalizer.apply(analysis, target: pcmTarget, limiterCeiling: limiterCeiling)
+                var output = pass.output
+                if let dips { output.curve = output.curve.map { $0 * dips } ?? dips }
+                clock.lap("normalize")
+
+                // When only the dips changed, only the pieces under them are encoded again.
+                if let previous, let changedSpan {
+                    encoded = try encoder.reencode(previous, from: output, pieces: previous.pieces(covering: changedSpan))
+                } else {
+                    encoded = try encoder.encodeInPieces(output, inputSampleRate: inputSampleRate, tags: OpusTags(vendor: Self.encoderName))
+                }
+                normalized = (pass.gainDB, pass.isGainCapped, pass.loudness, pass.limiter)
             }
             previous = encoded
             var stream = encoded.stream

@@ -154,6 +154,8 @@ public struct Normalizer: Sendable {
                 if slope > 0.05 { change = error / slope }
             }
             previous = (step.gain, step.level)
+            // The next step's curve is made without this one's beside it.
+            step.curve = nil
             step = evaluate(min(step.gain + min(max(change, -12), 12), maximumGain))
         }
         if step.gain >= maximumGain, let level = step.level, level < target - 0.01 { isCapped = true }
