@@ -93,10 +93,17 @@ extension DistanceTracker {
     /// fixes (see `steadyWeight`).
     @inline(__always)
     var whiteOffset: Double {
-        // Below a tenth of the rate from every fix it is the means' own scatter, not white
-        // error: Gauss–Markov wander alone gives 0 give or take that much.
+        guard steadySamples > Self.unsteadySamples else { return 0 }
+        // Gauss–Markov wander alone gives 0, give or take the means' own scatter: a sample of
+        // either rate scatters about as much as its mean is large, so a mean scatters by its
+        // size times the square root of its newest sample's weight. Few samples (sparse fixes,
+        // the start of a run) make that scatter large, and white error read from it would take
+        // wander off a run that has none. So the estimate counts only above that scatter, and
+        // above a tenth of the rate from every fix, what the scatter settles to.
         let offset = 2 * steadyOffset - steadyOffsetAtDouble
-        return offset > 0.1 * steadyOffset ? (offset - 0.1 * steadyOffset) / 0.9 : 0
+        let scatter = (4 * steadyOffset * steadyOffset * steadyWeight(seconds: lastStepSeconds)
+            + steadyOffsetAtDouble * steadyOffsetAtDouble * steadyWeight(seconds: previousPairSeconds)).squareRoot()
+        return offset > max(0.1 * steadyOffset, scatter) ? (offset - 0.1 * steadyOffset) / 0.9 : 0
     }
 
     /// The weight of a new sample in the slow means of `whiteOffset`: an even mean until
