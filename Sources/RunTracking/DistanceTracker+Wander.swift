@@ -100,10 +100,12 @@ extension DistanceTracker {
         // the start of a run) make that scatter large, and white error read from it would take
         // wander off a run that has none. So the estimate counts only above that scatter, and
         // above a tenth of the rate from every fix, what the scatter settles to.
+        // (The tenth is asked first, and the scatter compared squared: this runs at every fix.)
         let offset = 2 * steadyOffset - steadyOffsetAtDouble
-        let scatter = (4 * steadyOffset * steadyOffset * steadyWeight(seconds: lastStepSeconds)
-            + steadyOffsetAtDouble * steadyOffsetAtDouble * steadyWeight(seconds: previousPairSeconds)).squareRoot()
-        return offset > max(0.1 * steadyOffset, scatter) ? (offset - 0.1 * steadyOffset) / 0.9 : 0
+        guard offset > 0.1 * steadyOffset else { return 0 }
+        let scatterSquared = 4 * steadyOffset * steadyOffset * steadyWeight(seconds: lastStepSeconds)
+            + steadyOffsetAtDouble * steadyOffsetAtDouble * steadyWeight(seconds: previousPairSeconds)
+        return offset * offset > scatterSquared ? (offset - 0.1 * steadyOffset) / 0.9 : 0
     }
 
     /// The weight of a new sample in the slow means of `whiteOffset`: an even mean until
