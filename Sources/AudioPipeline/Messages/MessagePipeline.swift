@@ -89,25 +89,21 @@ public struct MessagePipeline: Sendable {
         var pass = 0
         while true {
             pass += 1
-            // The gained signal's curve (a value per `GainCurve` block of the whole message) is
-            // released when the encoder is done with it, so the check below runs without it:
-            // only what the pass decided is kept.
-            let encoded: OpusEncoder.PiecewiseStream
-            let normalized: (gainDB: Double, isGainCapped: Bool, loudness: Double?, limiter: TruePeakLimiter.Measurement)
-            do {
-                let pass = normalizer.apply(analysis, target: pcmTarget, limiterCeiling: limiterCeiling)
-                var output = pass.output
-                if let dips { output.curve = output.curve.map { $0 * dips } ?? dips }
-                clock.lap("normalize")
+            var normalized = normalizer.apply(analysis, target: pcmTarget, limiterCeiling: limiterCeiling)
+            if let dips { normalized.output.curve = normalized.output.curve.map { $0 * dips } ?? dips }
+            clock.lap("normalize")
 
-                // When only the dips changed, only the pieces under them are encoded again.
-                if let previous, let changedSpan {
-                    encoded = try encoder.reencode(previous, from: output, pieces: previous.pieces(covering: changedSpan))
-                } else {
-                    encoded = try encoder.encodeInPieces(output, inputSampleRate: inputSampleRate, tags: OpusTags(vendor: Self.encoderName))
-                }
-                normalized = (pass.gainDB, pass.isGainCapped, pass.loudness, pass.limiter)
+            // When only the dips changed, only the pieces under them are encoded again.
+            let encoded: OpusEncoder.PiecewiseStream
+            if let previous, let changedSpan {
+                encoded = try encoder.reencode(previous, from: normalized.output, pieces: previous.pieces(covering: changedSpan))
+            } else {
+                encoded = try encoder.encodeInPieces(
+                    normalized.output, inputSampleRate: inputSampleRate, tags: OpusTags(vendor: Self.encoderName))
             }
+            // The curve (a value per `GainCurve` block of the whole message) is not needed past the
+            // encoder: released, so that the check below runs without it.
+            normalized.output.curve = nil
             previous = encoded
             var stream = encoded.stream
             clock.lap("encode")
