@@ -467,6 +467,16 @@ if [ "${tools[0]}" = p ] && [ -d /usr/share/asterisk/sounds/ru_RU_f_IvrvoiceRU ]
         echo "real-80s: baseline CPU o/a $(ratio "${cpu[real-80s.o]}" "${cpu[real-80s.a]}"), memory o/b $(ratio "${rss[real-80s.o]}" "${rss[real-80s.b]}");" \
             "voicemsg / baseline: CPU $(ratio "${cpu[real-80s.p]}" "${cpu[real-80s.o]}"), peak RSS $(ratio "${rss[real-80s.p]}" "${rss[real-80s.o]}")"
     fi
+    # Where real-80s's cost goes: the check that decodes the whole output (one thread, so its
+    # wall time is its CPU time), and what the peak memory is made of.
+    verify=$("$bin" encode "$out/real-80s.wav" -o "$out/.report.opus" --marker 1km --json 2>/dev/null |
+        python3 -c 'import json, sys; print("%.3f" % json.load(sys.stdin)["report"]["stageSeconds"]["verify"])') || verify=""
+    if [ -n "$verify" ]; then
+        echo "real-80s: the verifying decode takes $verify s; CPU p/a without it would be" \
+            "$(awk -v p="${cpu[real-80s.p]}" -v v="$verify" -v a="${cpu[real-80s.a]}" 'BEGIN { printf "%.2f", (p - v) / a }')"
+    fi
+    echo "real-80s voicemsg: $(python3 scripts/memory-anatomy.py "$bin" encode "$out/real-80s.wav" -o "$out/.report.opus" --marker 1km)"
+    echo "real-80s opusenc: $(python3 scripts/memory-anatomy.py opusenc --quiet --bitrate 24 --comp 10 --speech "$out/real-80s.wav" "$out/.report.opus")"
     echo "noisy-60s (pink noise at 5 dB, denoised): CPU $per s per audio second ($(verdict "$per" 0.35)); opusenc" \
         "$(awk -v c="${cpu[noisy-60s.a]}" -v s="$seconds" 'BEGIN { printf "%.3f", c / s }'), CPU p/a $(ratio "${cpu[noisy-60s.p]}" "${cpu[noisy-60s.a]}")"
     "$bin" encode "$out/noisy-60s.wav" -o "$out/.report.opus" --marker 1km --json 2>/dev/null | python3 -c '
