@@ -649,6 +649,7 @@ async function showFinished() {
 
 function leaveRunScreen() {
   show($("run-screen"), false);
+  document.body.classList.remove("on-the-run");
   show($("run-card"));
   setBadge($("run-badge"), "completed");
   $("ready-summary").textContent = `Run finished: ${state.started.size} of ${state.session.messages.length} messages played.`;
@@ -714,6 +715,7 @@ function runSeconds(time) {
 function enterRunScreen() {
   show($("run-card"), false);
   show($("run-screen"));
+  document.body.classList.add("on-the-run");
   setBadge($("run-status-badge"), "active");
   buildBubbles();
   state.onScreenChange(true);

@@ -255,6 +255,17 @@ def scenario_run(ctx):
         points = route(float(PLANNED_KM) * 1000 + 40)
         runner.run_along(points[:80])
         runner.browser.screenshots(ctx.shots, "run-2-running")
+        # A small phone shows the Message Preview Bubbles whole, above Pause and Finish, without
+        # scrolling: who is coming next is what the runner glances at.
+        runner.browser.emulate(375, 667, mobile=True, scale=2)
+        bubbles, controls = runner.browser.js("""window.scrollTo(0, 0);
+            const b = document.getElementById('bubbles').getBoundingClientRect();
+            const c = document.getElementById('run-controls').getBoundingClientRect();
+            return [[b.top, b.bottom], [c.top, c.bottom]]""")
+        runner.browser.end_emulation()
+        results.check(name, "at 375x667 the Message Preview Bubbles are on screen whole, above Pause and Finish",
+                      bubbles[0] >= 0 and bubbles[1] <= controls[0] <= 667,
+                      f"bubbles {bubbles[0]:.0f}-{bubbles[1]:.0f} px, controls from {controls[0]:.0f} px")
         runner.run_along(points[80:], until=lambda: len([e for e in runner.audio() if e["type"] == "ended"]) == 3
                          and runner.meters() > 320)
         check_plays(results, name, runner, [0, 1, 2])
