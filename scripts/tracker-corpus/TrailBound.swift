@@ -1,0 +1,278 @@
+import Foundation
+
+/// BOUND=1: how well any estimator could place the trail runs' messages from the very fixes the
+/// tracker sees. Two yardsticks that know more than the tracker can:
+/// - an oracle smoother: a Rauch–Tung–Striebel smoother over the whole run (non-causal), given
+///   each run's true noise model (σ, τ of the Gauss–Markov error and the white σ) and told
+///   which fixes are the spikes; its state per axis is position, velocity (white acceleration
+///   of spectral density q, q chosen per run in hindsight) and the Gauss–Markov error. Its
+///   distance is the length of the smoothed path (and, as a second readout, its smoothed speed
+///   integrated);
+/// - the best simple smoothing in hindsight: the length of a centred moving average of the
+///   fixes, or of every k-th fix, with the window chosen per run to make its worst miss
+///   smallest (spikes dropped for it too).
+/// A message starts where an estimator's distance, read linearly between fixes, first reaches
+/// its marker; its miss is the true distance then less the marker. The scheduler's own part is
+/// left out, so these are pure distance misses.
+enum TrailBound {
+    /// Positions on a local plane (metres east and north of the first fix).
+    struct Point {
+        var east: Double
+        var north: Double
+        func distance(to other: Point) -> Double { ((east - other.east) * (east - other.east) + (north - other.north) * (north - other.north)).squareRoot() }
+    }
+
+    /// One estimator's distance at each kept fix, and what that makes of the messages.
+    struct Outcome {
+        var name: String
+        var distances: [Double]
+        var misses: [Double]
+        var totalError: Double
+        func within(_ bound: Double) -> Int { misses.filter { abs($0) <= bound }.count }
+        var worst: Double { misses.map(abs).max() ?? 0 }
+    }
+
+    /// A run's fixes on the plane, without the spikes (more than 100 m off the true place, 12σ
+    /// of the largest error drawn), with their times and the true places then.
+    struct Fixes {
+        var times: [Double]
+        var measured: [Point]
+        var truth: [Point]
+        var spikes: Int
+        var origin: (latitude: Double, longitude: Double)
+
+        /// Lengths along `points` at each, as the truth is measured: WGS84 geodesics between
+        /// the places (a flat plane's scale is off by a few metres over 8 km, which would show
+        /// as misses).
+        func length(_ points: [Point]) -> [Double] {
+            let places = points.map { LocalMeters.offset(origin, east: $0.east, north: $0.north) }
+            var sums = [0.0]
+            for (before, place) in zip(places, places.dropFirst()) {
+                sums.append(sums.last! + Geodesic.distance(
+                    fromLatitude: before.latitude, longitude: before.longitude, toLatitude: place.latitude, longitude: place.longitude))
+            }
+            return sums
+        }
+
+        init(_ run: CorpusRun) {
+            let origin = (latitude: run.fixes[0].latitude, longitude: run.fixes[0].longitude)
+            self.origin = origin
+            let east = LocalMeters.perDegreeLongitude(at: origin.latitude)
+            func project(_ latitude: Double, _ longitude: Double) -> Point {
+                Point(east: (longitude - origin.longitude) * east, north: (latitude - origin.latitude) * LocalMeters.perDegreeLatitude)
+            }
+            times = []
+            measured = []
+            truth = []
+            spikes = 0
+            for fix in run.fixes {
+                let place = run.path.locate(run.motion.distance(at: fix.time))
+                let real = project(place.latitude, place.longitude), seen = project(fix.latitude, fix.longitude)
+                if seen.distance(to: real) > 100 {
+                    spikes += 1
+                    continue
+                }
+                times.append(fix.time)
+                measured.append(seen)
+                truth.append(real)
+            }
+        }
+    }
+
+    /// Each message's miss, for distances known at `times`: the markers every 500 m, and the
+    /// finish (at the truth) when the distance reaches it before the run ends (else it plays
+    /// when the run ends, not at a marker, and is left out, as in CorpusResult).
+    static func misses(_ run: CorpusRun, times: [Double], distances: [Double]) -> [Double] {
+        let markers = Array(stride(from: 500.0, to: run.truth - 50, by: 500))
+        var misses: [Double] = []
+        var index = 0
+        for (number, marker) in (markers + [run.truth]).enumerated() {
+            while index < distances.count && distances[index] < marker { index += 1 }
+            guard index < distances.count else {
+                // Never reached: a marker message would play only when the run ends.
+                if number < markers.count { misses.append(run.trueDistance(at: times.last!) - marker) }
+                continue
+            }
+            var time = times[index]
+            if index > 0, distances[index] > distances[index - 1] {
+                let share = (marker - distances[index - 1]) / (distances[index] - distances[index - 1])
+                time = times[index - 1] + share * (times[index] - times[index - 1])
+            }
+            misses.append(run.trueDistance(at: time) - marker)
+        }
+        return misses
+    }
+
+    // MARK: The oracle smoother
+
+    typealias Matrix = [Double]  // 3×3, row by row
+
+    static func multiply(_ a: Matrix, _ b: Matrix) -> Matrix {
+        var c = Matrix(repeating: 0, count: 9)
+        for i in 0..<3 { for j in 0..<3 { for k in 0..<3 { c[3 * i + j] += a[3 * i + k] * b[3 * k + j] } } }
+        return c
+    }
+    static func transpose(_ a: Matrix) -> Matrix { [a[0], a[3], a[6], a[1], a[4], a[7], a[2], a[5], a[8]] }
+    static func inverse(_ m: Matrix) -> Matrix {
+        let c00 = m[4] * m[8] - m[5] * m[7], c01 = m[5] * m[6] - m[3] * m[8], c02 = m[3] * m[7] - m[4] * m[6]
+        let determinant = m[0] * c00 + m[1] * c01 + m[2] * c02
+        let adjugate: Matrix = [
+            c00, m[2] * m[7] - m[1] * m[8], m[1] * m[5] - m[2] * m[4],
+            c01, m[0] * m[8] - m[2] * m[6], m[2] * m[3] - m[0] * m[5],
+            c02, m[1] * m[6] - m[0] * m[7], m[0] * m[4] - m[1] * m[3],
+        ]
+        return adjugate.map { $0 / determinant }
+    }
+    static func apply(_ m: Matrix, _ x: [Double]) -> [Double] {
+        (0..<3).map { i in m[3 * i] * x[0] + m[3 * i + 1] * x[1] + m[3 * i + 2] * x[2] }
+    }
+
+    /// One axis smoothed: the fix is position + Gauss–Markov error (σ, τ) + white error; the
+    /// position moves with a velocity driven by white acceleration of density q. Returns the
+    /// smoothed position and velocity at each fix. Linear in `measured`, so the smoother's
+    /// output for the fixes is its output for the true places plus its output for the error.
+    static func smooth(times: [Double], measured: [Double], sigma: Double, tau: Double, white: Double, q: Double) -> (position: [Double], velocity: [Double]) {
+        let count = times.count
+        var filtered: [[Double]] = [], filteredCovariance: [Matrix] = []
+        var predicted: [[Double]] = [[]], predictedCovariance: [Matrix] = [[]], transitions: [Matrix] = [[]]
+        var x = [0.0, 0, 0]
+        var p: Matrix = [1e8, 0, 0, 0, 100, 0, 0, 0, sigma * sigma]
+        let r = max(white * white, 0.01)
+        for k in 0..<count {
+            if k > 0 {
+                let dt = times[k] - times[k - 1], rho = exp(-dt / tau)
+                let f: Matrix = [1, dt, 0, 0, 1, 0, 0, 0, rho]
+                let noise: Matrix = [q * dt * dt * dt / 3, q * dt * dt / 2, 0, q * dt * dt / 2, q * dt, 0, 0, 0, sigma * sigma * (1 - rho * rho)]
+                x = apply(f, x)
+                p = zip(multiply(multiply(f, p), transpose(f)), noise).map { $0 + $1 }
+                predicted.append(x)
+                predictedCovariance.append(p)
+                transitions.append(f)
+            }
+            // The fix sees position + error: H = [1, 0, 1].
+            let ph = [p[0] + p[2], p[3] + p[5], p[6] + p[8]]
+            let s = ph[0] + ph[2] + r
+            let gain = ph.map { $0 / s }
+            let innovation = measured[k] - x[0] - x[2]
+            x = (0..<3).map { x[$0] + gain[$0] * innovation }
+            let hp = [p[0] + p[6], p[1] + p[7], p[2] + p[8]]
+            var updated = p
+            for i in 0..<3 { for j in 0..<3 { updated[3 * i + j] -= gain[i] * hp[j] } }
+            for i in 0..<3 {
+                for j in 0..<3 {
+                    let mirrored: Double = updated[3 * j + i]
+                    p[3 * i + j] = (updated[3 * i + j] + mirrored) / 2
+                }
+            }
+            filtered.append(x)
+            filteredCovariance.append(p)
+        }
+        var smoothed = filtered
+        for k in stride(from: count - 2, through: 0, by: -1) {
+            let c = multiply(multiply(filteredCovariance[k], transpose(transitions[k + 1])), inverse(predictedCovariance[k + 1]))
+            let step = apply(c, (0..<3).map { smoothed[k + 1][$0] - predicted[k + 1][$0] })
+            smoothed[k] = (0..<3).map { filtered[k][$0] + step[$0] }
+        }
+        return (smoothed.map { $0[0] }, smoothed.map { $0[1] })
+    }
+
+    /// The oracle's smoothed places (and speeds) for these measurements.
+    static func oracle(_ fixes: Fixes, points: [Point], noise: CorpusVariant.Noise, q: Double) -> (places: [Point], speeds: [Double]) {
+        let east = smooth(times: fixes.times, measured: points.map(\.east), sigma: noise.sigma, tau: noise.timeConstant, white: noise.white, q: q)
+        let north = smooth(times: fixes.times, measured: points.map(\.north), sigma: noise.sigma, tau: noise.timeConstant, white: noise.white, q: q)
+        return (zip(east.position, north.position).map { Point(east: $0, north: $1) },
+                zip(east.velocity, north.velocity).map { ($0 * $0 + $1 * $1).squareRoot() })
+    }
+
+    // MARK: Simple smoothing
+
+    static func movingAverage(_ points: [Point], window: Int) -> [Point] {
+        let half = window / 2
+        var sumEast = [0.0], sumNorth = [0.0]
+        for point in points {
+            sumEast.append(sumEast.last! + point.east)
+            sumNorth.append(sumNorth.last! + point.north)
+        }
+        return points.indices.map { index in
+            let low = max(0, index - half), high = min(points.count - 1, index + half), count = Double(high - low + 1)
+            return Point(east: (sumEast[high + 1] - sumEast[low]) / count, north: (sumNorth[high + 1] - sumNorth[low]) / count)
+        }
+    }
+
+    /// The length of the polyline through every `step`-th fix (and the last), read linearly in
+    /// time at the fixes between.
+    static func decimated(_ fixes: Fixes, _ points: [Point], step: Int) -> [Double] {
+        let times = fixes.times
+        var kept = Array(stride(from: 0, to: points.count, by: step))
+        if kept.last != points.count - 1 { kept.append(points.count - 1) }
+        let sums = fixes.length(kept.map { points[$0] })
+        var distances: [Double] = []
+        for segment in 0..<(kept.count - 1) {
+            let a = kept[segment], b = kept[segment + 1]
+            for index in a..<b {
+                distances.append(sums[segment] + (sums[segment + 1] - sums[segment]) * (times[index] - times[a]) / (times[b] - times[a]))
+            }
+        }
+        distances.append(sums.last!)
+        return distances
+    }
+
+    // MARK: One run
+
+    struct Report {
+        var run: CorpusRun
+        var bound: Double
+        var oracle: Outcome
+        var oracleQ: Double
+        /// The oracle's total error split: what smoothing the true places alone gives (corner
+        /// cutting), and what its output for the error adds (noise inflation, the rest).
+        var cornerCutting: Double
+        var noiseInflation: Double
+        var oracleSpeed: Outcome
+        var hindsight: Outcome
+        /// The polyline through the true places at the kept fixes: what perfect fixes would
+        /// give at this interval.
+        var perfectFixes: Outcome
+    }
+
+    static func report(_ run: CorpusRun) -> Report? {
+        guard let noise = run.variant.noise else { return nil }
+        let bound = run.variant.interval.longest == 1 ? 15.0 : 25.0
+        let fixes = Fixes(run)
+        let truthEnd = run.trueDistance(at: fixes.times.last!)
+        func outcome(_ name: String, _ distances: [Double]) -> Outcome {
+            Outcome(name: name, distances: distances, misses: misses(run, times: fixes.times, distances: distances),
+                    totalError: distances.last! - truthEnd)
+        }
+        func better(_ a: Outcome, _ b: Outcome) -> Bool {
+            a.worst != b.worst ? a.worst < b.worst : abs(a.totalError) < abs(b.totalError)
+        }
+        // The oracle: q per run in hindsight (m²/s³), the one with the smallest worst miss.
+        var best: (outcome: Outcome, q: Double, speed: Outcome)?
+        for q in [0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1] {
+            let (places, speeds) = oracle(fixes, points: fixes.measured, noise: noise, q: q)
+            let found = outcome(String(format: "q %g", q), fixes.length(places))
+            var integrated = [0.0]
+            for k in 1..<speeds.count { integrated.append(integrated.last! + (speeds[k] + speeds[k - 1]) / 2 * (fixes.times[k] - fixes.times[k - 1])) }
+            if best == nil || better(found, best!.outcome) { best = (found, q, outcome("speed", integrated)) }
+        }
+        let smoothedTruth = oracle(fixes, points: fixes.truth, noise: noise, q: best!.q).places
+        let cornerCutting = fixes.length(smoothedTruth).last! - truthEnd
+        // Simple smoothing: every odd window and every decimation step up to about 2τ of fixes.
+        let interval = run.variant.interval.longest
+        let widest = max(3, Int((2 * max(noise.timeConstant, 30) / interval).rounded()))
+        var simple: Outcome?
+        for window in stride(from: 1, through: widest | 1, by: 2) {
+            let found = outcome("average of \(window)", fixes.length(movingAverage(fixes.measured, window: window)))
+            if simple == nil || better(found, simple!) { simple = found }
+        }
+        for step in 2...widest {
+            let found = outcome("every \(step)th fix", decimated(fixes, fixes.measured, step: step))
+            if better(found, simple!) { simple = found }
+        }
+        return Report(
+            run: run, bound: bound, oracle: best!.outcome, oracleQ: best!.q, cornerCutting: cornerCutting,
+            noiseInflation: best!.outcome.totalError - cornerCutting, oracleSpeed: best!.speed, hindsight: simple!,
+            perfectFixes: outcome("perfect fixes", fixes.length(fixes.truth)))
+    }
+}
