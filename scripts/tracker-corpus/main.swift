@@ -246,8 +246,10 @@ if !boundRows.isEmpty {
     print("   tracker: this tree, its scheduler included; the rest are distance alone, a message starting where the distance")
     print("   reaches its marker. oracle: RTS smoother, true noise model, spikes known, q (m²/s³) in hindsight; corner/noise:")
     print("   its total error from smoothing the true places alone, and what the noise adds. hindsight: the best moving")
-    print("   average or decimation per run. perfect: the true places at the same fixes.")
-    print("set      every  tracker       oracle                           oracle∫v      hindsight                          perfect       noise")
+    print("   average or decimation per run. perfect: the true places at the same fixes. route: each fix put on the true")
+    print("   path, not from positions alone (what knowing the route's shape would give). rms: the oracle's places and the")
+    print("   fixes' from the true places.")
+    print("set      every  tracker       oracle                           oracle∫v      hindsight                          perfect       route         rms oracle/fixes  noise")
     func cell(_ within: Int, _ count: Int, _ error: Double) -> String { String(format: "%2d/%2d %+6.1f", within, count, error) }
     for row in boundRows {
         let r = row.report, b = r.bound
@@ -259,6 +261,8 @@ if !boundRows.isEmpty {
             + cell(r.oracleSpeed.within(b), r.oracleSpeed.misses.count, r.oracleSpeed.totalError) + "  "
             + cell(r.hindsight.within(b), r.hindsight.misses.count, r.hindsight.totalError) + " " + r.hindsight.name.padding(toLength: 20, withPad: " ", startingAt: 0)
             + cell(r.perfectFixes.within(b), r.perfectFixes.misses.count, r.perfectFixes.totalError) + "  "
+            + cell(r.routeKnown.within(b), r.routeKnown.misses.count, r.routeKnown.totalError)
+            + String(format: "  %4.1f/%4.1f m       ", r.oracleRMS, r.fixesRMS)
             + String(format: "σ %g τ %g white %g", r.run.variant.noise!.sigma, r.run.variant.noise!.timeConstant, r.run.variant.noise!.white))
     }
     for set in Set(boundRows.map(\.set)).sorted() {
@@ -269,8 +273,11 @@ if !boundRows.isEmpty {
                 "\(rows.reduce(0) { $0 + pick($1.report).within(b) }) of \(rows.reduce(0) { $0 + pick($1.report).misses.count })"
             }
             let tracker = "\(rows.reduce(0) { $0 + $1.tracker.latenesses.filter { abs($0) <= b }.count }) of \(rows.reduce(0) { $0 + $1.tracker.latenesses.count })"
-            print(String(format: "%@ every %.0f s, within %.0f m: tracker %@; oracle %@; oracle ∫v %@; hindsight %@; perfect fixes %@", set, seconds, b,
-                         tracker, total(\.oracle), total(\.oracleSpeed), total(\.hindsight), total(\.perfectFixes)))
+            print(String(format: "%@ every %.0f s, within %.0f m, causal chords of ", set, seconds, b) + TrailBound.chordSeconds.indices.map { index in
+                String(format: "%.0f s: %d", TrailBound.chordSeconds[index], rows.reduce(0) { $0 + $1.report.chords[index].within(b) })
+            }.joined(separator: ", ") + " (the same setting for every run)")
+            print(String(format: "%@ every %.0f s, within %.0f m: tracker %@; oracle %@; oracle ∫v %@; hindsight %@; perfect fixes %@; route known %@", set, seconds, b,
+                         tracker, total(\.oracle), total(\.oracleSpeed), total(\.hindsight), total(\.perfectFixes), total(\.routeKnown)))
         }
     }
 }
