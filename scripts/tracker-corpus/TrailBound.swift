@@ -282,6 +282,9 @@ enum TrailBound {
         var oracleRMS: Double
         var fixesRMS: Double
         var oracleSpeed: Outcome
+        /// The oracle told the 5-minute stand too: its path's length with nothing counted
+        /// between two places both inside the stand.
+        var oracleStandKnown: Outcome
         var hindsight: Outcome
         /// The polyline through the true places at the kept fixes: what perfect fixes would
         /// give at this interval.
@@ -307,7 +310,21 @@ enum TrailBound {
             return a.worst != b.worst ? a.worst < b.worst : abs(a.totalError) < abs(b.totalError)
         }
         // The oracle: q per run in hindsight (m²/s³).
-        var best: (outcome: Outcome, q: Double)?, bestSpeed: Outcome?
+        var standStart = 0.0, elapsed = 0.0
+        for piece in run.motion.pieces {
+            if piece.speed == 0 { standStart = elapsed }
+            elapsed += piece.seconds
+        }
+        let stand = standStart...(standStart + 300)
+        func withoutStand(_ places: [Point]) -> [Double] {
+            var sums = [0.0]
+            for k in 1..<places.count {
+                let still = stand.contains(fixes.times[k - 1]) && stand.contains(fixes.times[k])
+                sums.append(sums.last! + (still ? 0 : fixes.length([places[k - 1], places[k]]).last!))
+            }
+            return sums
+        }
+        var best: (outcome: Outcome, q: Double)?, bestSpeed: Outcome?, bestStandKnown: Outcome?
         for q in [0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1, 3] {
             let (places, speeds) = oracle(fixes, points: fixes.measured, noise: noise, q: q)
             let found = outcome(String(format: "q %g", q), fixes.length(places))
@@ -316,6 +333,8 @@ enum TrailBound {
             if best == nil || better(found, best!.outcome) { best = (found, q) }
             let speed = outcome(String(format: "q %g", q), integrated)
             if bestSpeed == nil || better(speed, bestSpeed!) { bestSpeed = speed }
+            let standKnown = outcome(String(format: "q %g", q), withoutStand(places))
+            if bestStandKnown == nil || better(standKnown, bestStandKnown!) { bestStandKnown = standKnown }
         }
         let smoothedTruth = oracle(fixes, points: fixes.truth, noise: noise, q: best!.q).places
         let cornerCutting = fixes.length(smoothedTruth).last! - truthEnd
@@ -338,7 +357,7 @@ enum TrailBound {
         return Report(
             run: run, bound: bound, oracle: best!.outcome, oracleQ: best!.q, cornerCutting: cornerCutting,
             noiseInflation: best!.outcome.totalError - cornerCutting,
-            oracleRMS: oracleRMS, fixesRMS: rms(fixes.measured), oracleSpeed: bestSpeed!, hindsight: simple!,
+            oracleRMS: oracleRMS, fixesRMS: rms(fixes.measured), oracleSpeed: bestSpeed!, oracleStandKnown: bestStandKnown!, hindsight: simple!,
             perfectFixes: outcome("perfect fixes", fixes.length(fixes.truth)), routeKnown: outcome("route known", alongRoute(run, fixes)),
             chords: chordSeconds.map { outcome("chords", causalChords(fixes, seconds: $0)) })
     }

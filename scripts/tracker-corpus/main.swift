@@ -245,11 +245,12 @@ if !boundRows.isEmpty {
     print("\n== Trail runs: messages within the bound (15 m at 1 Hz, 25 m every 5 s) and total distance error (m)")
     print("   tracker: this tree, its scheduler included; the rest are distance alone, a message starting where the distance")
     print("   reaches its marker. oracle: RTS smoother, true noise model, spikes known, q (m²/s³) in hindsight; corner/noise:")
-    print("   its total error from smoothing the true places alone, and what the noise adds. hindsight: the best moving")
+    print("   its total error from smoothing the true places alone, and what the noise adds; ∫v: its speed integrated; stand")
+    print("   known: its length with nothing counted inside the 5-minute stand. hindsight: the best moving")
     print("   average or decimation per run. perfect: the true places at the same fixes. route: each fix put on the true")
     print("   path, not from positions alone (what knowing the route's shape would give). rms: the oracle's places and the")
     print("   fixes' from the true places.")
-    print("set      every  tracker       oracle                           oracle∫v      hindsight                          perfect       route         rms oracle/fixes  noise")
+    print("set      every  tracker       oracle                           oracle∫v      stand known   hindsight                          perfect       route         rms oracle/fixes  noise")
     func cell(_ within: Int, _ count: Int, _ error: Double) -> String { String(format: "%2d/%2d %+6.1f", within, count, error) }
     for row in boundRows {
         let r = row.report, b = r.bound
@@ -259,6 +260,7 @@ if !boundRows.isEmpty {
             + cell(r.oracle.within(b), r.oracle.misses.count, r.oracle.totalError)
             + String(format: " q %-5g (%+5.1f/%+5.1f)  ", r.oracleQ, r.cornerCutting, r.noiseInflation)
             + cell(r.oracleSpeed.within(b), r.oracleSpeed.misses.count, r.oracleSpeed.totalError) + "  "
+            + cell(r.oracleStandKnown.within(b), r.oracleStandKnown.misses.count, r.oracleStandKnown.totalError) + "  "
             + cell(r.hindsight.within(b), r.hindsight.misses.count, r.hindsight.totalError) + " " + r.hindsight.name.padding(toLength: 20, withPad: " ", startingAt: 0)
             + cell(r.perfectFixes.within(b), r.perfectFixes.misses.count, r.perfectFixes.totalError) + "  "
             + cell(r.routeKnown.within(b), r.routeKnown.misses.count, r.routeKnown.totalError)
@@ -276,8 +278,8 @@ if !boundRows.isEmpty {
             print(String(format: "%@ every %.0f s, within %.0f m, causal chords of ", set, seconds, b) + TrailBound.chordSeconds.indices.map { index in
                 String(format: "%.0f s: %d", TrailBound.chordSeconds[index], rows.reduce(0) { $0 + $1.report.chords[index].within(b) })
             }.joined(separator: ", ") + " (the same setting for every run)")
-            print(String(format: "%@ every %.0f s, within %.0f m: tracker %@; oracle %@; oracle ∫v %@; hindsight %@; perfect fixes %@; route known %@", set, seconds, b,
-                         tracker, total(\.oracle), total(\.oracleSpeed), total(\.hindsight), total(\.perfectFixes), total(\.routeKnown)))
+            print(String(format: "%@ every %.0f s, within %.0f m: tracker %@; oracle %@; oracle ∫v %@; oracle, stand known %@; hindsight %@; perfect fixes %@; route known %@", set, seconds, b,
+                         tracker, total(\.oracle), total(\.oracleSpeed), total(\.oracleStandKnown), total(\.hindsight), total(\.perfectFixes), total(\.routeKnown)))
         }
     }
 }
