@@ -133,7 +133,28 @@ enum TrailBound {
     /// position moves with a velocity driven by white acceleration of density q. Returns the
     /// smoothed position and velocity at each fix. Linear in `measured`, so the smoother's
     /// output for the fixes is its output for the true places plus its output for the error.
-    static func smooth(times: [Double], measured: [Double], sigma: Double, tau: Double, white: Double, q: Double) -> (position: [Double], velocity: [Double]) {
+    /// One axis's pass: the forward filter's states and predictions, the smoother's gains
+    /// (they do not depend on the fixes) and the smoothed states.
+    struct AxisPass {
+        var filtered: [[Double]]
+        var predicted: [[Double]]
+        var gains: [Matrix]
+        var smoothed: [[Double]]
+
+        /// Positions `from`...`upTo` smoothed with the fixes up to `upTo` alone: what a
+        /// fixed-lag smoother knows at that fix.
+        func lagged(from first: Int, upTo last: Int) -> [Double] {
+            var state = filtered[last], positions = [state[0]]
+            for k in stride(from: last - 1, through: first, by: -1) {
+                let step = apply(gains[k], (0..<3).map { state[$0] - predicted[k + 1][$0] })
+                state = (0..<3).map { filtered[k][$0] + step[$0] }
+                positions.append(state[0])
+            }
+            return positions.reversed()
+        }
+    }
+
+    static func smooth(times: [Double], measured: [Double], sigma: Double, tau: Double, white: Double, q: Double) -> AxisPass {
         let count = times.count
         var filtered: [[Double]] = [], filteredCovariance: [Matrix] = []
         var predicted: [[Double]] = [[]], predictedCovariance: [Matrix] = [[]], transitions: [Matrix] = [[]]
@@ -169,21 +190,46 @@ enum TrailBound {
             filtered.append(x)
             filteredCovariance.append(p)
         }
-        var smoothed = filtered
+        var smoothed = filtered, gains = [Matrix](repeating: [], count: count)
         for k in stride(from: count - 2, through: 0, by: -1) {
-            let c = multiply(multiply(filteredCovariance[k], transpose(transitions[k + 1])), inverse(predictedCovariance[k + 1]))
-            let step = apply(c, (0..<3).map { smoothed[k + 1][$0] - predicted[k + 1][$0] })
+            gains[k] = multiply(multiply(filteredCovariance[k], transpose(transitions[k + 1])), inverse(predictedCovariance[k + 1]))
+            let step = apply(gains[k], (0..<3).map { smoothed[k + 1][$0] - predicted[k + 1][$0] })
             smoothed[k] = (0..<3).map { filtered[k][$0] + step[$0] }
         }
-        return (smoothed.map { $0[0] }, smoothed.map { $0[1] })
+        return AxisPass(filtered: filtered, predicted: predicted, gains: gains, smoothed: smoothed)
+    }
+
+    /// The distance a fixed-lag smoother would give at each fix (causal): places more than
+    /// `lag` fixes back are final as smoothed then; the last `lag` are smoothed anew at each
+    /// fix. Nothing is counted between two places both inside `stand`.
+    static func fixedLag(_ fixes: Fixes, east: AxisPass, north: AxisPass, lag: Int, stand: ClosedRange<Double>) -> [Double] {
+        let count = fixes.times.count
+        func still(_ k: Int) -> Bool { stand.contains(fixes.times[k - 1]) && stand.contains(fixes.times[k]) }
+        // Final places: each smoothed with the fixes up to `lag` after it.
+        let final = (0..<count).map { j -> Point in
+            let last = min(j + lag, count - 1)
+            return Point(east: east.lagged(from: j, upTo: last)[0], north: north.lagged(from: j, upTo: last)[0])
+        }
+        var finalLength = [0.0]
+        for k in 1..<count { finalLength.append(finalLength.last! + (still(k) ? 0 : fixes.length([final[k - 1], final[k]]).last!)) }
+        return (0..<count).map { k in
+            let first = max(0, k - lag)
+            let tail = zip(east.lagged(from: first, upTo: k), north.lagged(from: first, upTo: k)).map { Point(east: $0, north: $1) }
+            var length = finalLength[first]
+            for i in 1..<max(1, tail.count) where !still(first + i) { length += tail[i - 1].distance(to: tail[i]) }
+            return length
+        }
     }
 
     /// The oracle's smoothed places (and speeds) for these measurements.
-    static func oracle(_ fixes: Fixes, points: [Point], noise: CorpusVariant.Noise, q: Double) -> (places: [Point], speeds: [Double]) {
+    /// The smoothed places and speeds, and the forward filter's places (what the same model
+    /// knows at each fix from the fixes up to it: causal).
+    static func oracle(_ fixes: Fixes, points: [Point], noise: CorpusVariant.Noise, q: Double) -> (places: [Point], speeds: [Double], filtered: [Point]) {
         let east = smooth(times: fixes.times, measured: points.map(\.east), sigma: noise.sigma, tau: noise.timeConstant, white: noise.white, q: q)
         let north = smooth(times: fixes.times, measured: points.map(\.north), sigma: noise.sigma, tau: noise.timeConstant, white: noise.white, q: q)
-        return (zip(east.position, north.position).map { Point(east: $0, north: $1) },
-                zip(east.velocity, north.velocity).map { ($0 * $0 + $1 * $1).squareRoot() })
+        return (zip(east.smoothed, north.smoothed).map { Point(east: $0[0], north: $1[0]) },
+                zip(east.smoothed, north.smoothed).map { ($0[1] * $0[1] + $1[1] * $1[1]).squareRoot() },
+                zip(east.filtered, north.filtered).map { Point(east: $0[0], north: $1[0]) })
     }
 
     // MARK: Simple smoothing
@@ -236,6 +282,25 @@ enum TrailBound {
         return distances
     }
 
+    static let oracleQs = [0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1, 3]
+
+    /// The fixed-lag smoother's settings: q, the lag (seconds), the noise model it assumes (nil:
+    /// the run's own), and whether it is told the stand.
+    struct LagSetting {
+        var q: Double
+        var lag: Double
+        var model: (sigma: Double, tau: Double, white: Double)?
+        var standKnown = true
+
+        var description: String {
+            let assumed = model.map { String(format: "assumes σ %g τ %g white %g", $0.sigma, $0.tau, $0.white) } ?? "true model"
+            return String(format: "q %g, lag %.0f s, %@%@", q, lag, assumed, standKnown ? "" : ", stand not told")
+        }
+    }
+    static let fixedLagSettings: [LagSetting] = [0.1, 0.3, 1].flatMap { q in [10.0, 30, 60].map { LagSetting(q: q, lag: $0) } }
+        + [LagSetting(q: 0.3, lag: 30, standKnown: false)]
+        + [(3.0, 20.0), (5, 45), (5, 90), (8, 60)].map { LagSetting(q: 0.3, lag: 30, model: ($0.0, $0.1, 1.5)) }
+
     static let chordSeconds: [Double] = [10, 15, 20, 25, 30, 40]
 
     // MARK: The route known
@@ -285,6 +350,13 @@ enum TrailBound {
         /// The oracle told the 5-minute stand too: its path's length with nothing counted
         /// between two places both inside the stand.
         var oracleStandKnown: Outcome
+        /// The same model's forward filter alone (causal), told the stand too.
+        var filterStandKnown: Outcome
+        /// Both at each of `oracleQs`, one q for every run.
+        var standKnownByQ: [Outcome]
+        var filterByQ: [Outcome]
+        /// A fixed-lag smoother (causal) told the stand, at each of `fixedLagSettings`.
+        var fixedLag: [Outcome]
         var hindsight: Outcome
         /// The polyline through the true places at the kept fixes: what perfect fixes would
         /// give at this interval.
@@ -324,9 +396,10 @@ enum TrailBound {
             }
             return sums
         }
-        var best: (outcome: Outcome, q: Double)?, bestSpeed: Outcome?, bestStandKnown: Outcome?
-        for q in [0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1, 3] {
-            let (places, speeds) = oracle(fixes, points: fixes.measured, noise: noise, q: q)
+        var best: (outcome: Outcome, q: Double)?, bestSpeed: Outcome?, bestStandKnown: Outcome?, bestFilter: Outcome?
+        var fixedQ: [Outcome] = [], fixedQFilter: [Outcome] = []
+        for q in oracleQs {
+            let (places, speeds, filtered) = oracle(fixes, points: fixes.measured, noise: noise, q: q)
             let found = outcome(String(format: "q %g", q), fixes.length(places))
             var integrated = [0.0]
             for k in 1..<speeds.count { integrated.append(integrated.last! + (speeds[k] + speeds[k - 1]) / 2 * (fixes.times[k] - fixes.times[k - 1])) }
@@ -335,6 +408,20 @@ enum TrailBound {
             if bestSpeed == nil || better(speed, bestSpeed!) { bestSpeed = speed }
             let standKnown = outcome(String(format: "q %g", q), withoutStand(places))
             if bestStandKnown == nil || better(standKnown, bestStandKnown!) { bestStandKnown = standKnown }
+            let filter = outcome(String(format: "q %g", q), withoutStand(filtered))
+            if bestFilter == nil || better(filter, bestFilter!) { bestFilter = filter }
+            fixedQ.append(standKnown)
+            fixedQFilter.append(filter)
+        }
+        // Fixed-lag smoothing (causal) told the stand, one setting for every run.
+        var fixedLag: [Outcome] = []
+        for setting in fixedLagSettings {
+            let model = setting.model ?? (noise.sigma, noise.timeConstant, noise.white)
+            let east = smooth(times: fixes.times, measured: fixes.measured.map(\.east), sigma: model.sigma, tau: model.tau, white: model.white, q: setting.q)
+            let north = smooth(times: fixes.times, measured: fixes.measured.map(\.north), sigma: model.sigma, tau: model.tau, white: model.white, q: setting.q)
+            let lag = Int((setting.lag / run.variant.interval.longest).rounded())
+            let still = setting.standKnown ? stand : -2...(-1)
+            fixedLag.append(outcome("fixed lag", Self.fixedLag(fixes, east: east, north: north, lag: lag, stand: still)))
         }
         let smoothedTruth = oracle(fixes, points: fixes.truth, noise: noise, q: best!.q).places
         let cornerCutting = fixes.length(smoothedTruth).last! - truthEnd
@@ -357,7 +444,7 @@ enum TrailBound {
         return Report(
             run: run, bound: bound, oracle: best!.outcome, oracleQ: best!.q, cornerCutting: cornerCutting,
             noiseInflation: best!.outcome.totalError - cornerCutting,
-            oracleRMS: oracleRMS, fixesRMS: rms(fixes.measured), oracleSpeed: bestSpeed!, oracleStandKnown: bestStandKnown!, hindsight: simple!,
+            oracleRMS: oracleRMS, fixesRMS: rms(fixes.measured), oracleSpeed: bestSpeed!, oracleStandKnown: bestStandKnown!, filterStandKnown: bestFilter!, standKnownByQ: fixedQ, filterByQ: fixedQFilter, fixedLag: fixedLag, hindsight: simple!,
             perfectFixes: outcome("perfect fixes", fixes.length(fixes.truth)), routeKnown: outcome("route known", alongRoute(run, fixes)),
             chords: chordSeconds.map { outcome("chords", causalChords(fixes, seconds: $0)) })
     }

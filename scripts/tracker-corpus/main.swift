@@ -278,8 +278,18 @@ if !boundRows.isEmpty {
             print(String(format: "%@ every %.0f s, within %.0f m, causal chords of ", set, seconds, b) + TrailBound.chordSeconds.indices.map { index in
                 String(format: "%.0f s: %d", TrailBound.chordSeconds[index], rows.reduce(0) { $0 + $1.report.chords[index].within(b) })
             }.joined(separator: ", ") + " (the same setting for every run)")
-            print(String(format: "%@ every %.0f s, within %.0f m: tracker %@; oracle %@; oracle ∫v %@; oracle, stand known %@; hindsight %@; perfect fixes %@; route known %@", set, seconds, b,
-                         tracker, total(\.oracle), total(\.oracleSpeed), total(\.oracleStandKnown), total(\.hindsight), total(\.perfectFixes), total(\.routeKnown)))
+            for (name, pick) in [("oracle, stand known", \TrailBound.Report.standKnownByQ), ("its forward filter (causal), stand known", \.filterByQ)] {
+                print(String(format: "%@ every %.0f s, within %.0f m, %@, one q for every run: ", set, seconds, b, name) + TrailBound.oracleQs.indices.map { index in
+                    String(format: "%g: %d", TrailBound.oracleQs[index], rows.reduce(0) { $0 + $1.report[keyPath: pick][index].within(b) })
+                }.joined(separator: ", "))
+            }
+            print(String(format: "%@ every %.0f s, within %.0f m, fixed-lag smoother (causal), one setting for every run:", set, seconds, b))
+            for (index, setting) in TrailBound.fixedLagSettings.enumerated() {
+                print(String(format: "    %3d of %3d  ", rows.reduce(0) { $0 + $1.report.fixedLag[index].within(b) },
+                             rows.reduce(0) { $0 + $1.report.fixedLag[index].misses.count }) + setting.description)
+            }
+            print(String(format: "%@ every %.0f s, within %.0f m: tracker %@; oracle %@; oracle ∫v %@; oracle, stand known %@; its filter, stand known %@; hindsight %@; perfect fixes %@; route known %@", set, seconds, b,
+                         tracker, total(\.oracle), total(\.oracleSpeed), total(\.oracleStandKnown), total(\.filterStandKnown), total(\.hindsight), total(\.perfectFixes), total(\.routeKnown)))
         }
     }
 }
