@@ -15,6 +15,9 @@
 //                      speeds (their noise summed, its bias taken out exactly) passes too far off
 //   ORACLE=1           for the variants without speeds, the same for a chord counter over the
 //                      raw fixes that knows the corpus's noise exactly, at five chord lengths
+//   BOUND=1            for the trail runs, what an oracle smoother (whole run, true noise model,
+//                      spikes known) and the best simple smoothing in hindsight reach on the
+//                      same fixes, beside the tracker (see TrailBound.swift)
 import Foundation
 
 let samples = CommandLine.arguments[1]
@@ -137,6 +140,8 @@ func alongTheWay(_ run: CorpusRun) -> String {
         end - afterStand, spikesAdd)
 }
 var alongLines: [String] = []
+let measuresBound = environment["BOUND"] != nil
+var boundRows: [(set: String, report: TrailBound.Report, tracker: CorpusResult)] = []
 
 /// Replays one set, printing each run outside a bound (every run with VERBOSE=1).
 func replay(_ variants: [CorpusVariant], set name: String) throws -> [CorpusResult] {
@@ -170,6 +175,7 @@ func replay(_ variants: [CorpusVariant], set name: String) throws -> [CorpusResu
             let bound = variant.interval.longest == 1 ? 15.0 : 25.0
             let late = result.latenesses.filter { abs($0) > bound }.count
             alongLines.append(String(format: "%@ %2d late  ", name, late) + alongTheWay(run) + "  " + variant.description)
+            if measuresBound, let report = TrailBound.report(run) { boundRows.append((name, report, result)) }
         }
         // How many of its starts were late along the true path, first: where the misses are.
         if verbose || abs(result.error) > 0.02 || result.lateStarts > 0 || !result.playedInOrderOnce {
@@ -234,6 +240,58 @@ for (name, variants) in sets {
 if !alongLines.isEmpty {
     print("\n== Trail runs along the way (late: starts past 15 m at 1 Hz, 25 m every 5 s)")
     for line in alongLines { print(line) }
+}
+if !boundRows.isEmpty {
+    print("\n== Trail runs: messages within the bound (15 m at 1 Hz, 25 m every 5 s) and total distance error (m)")
+    print("   tracker: this tree, its scheduler included; the rest are distance alone, a message starting where the distance")
+    print("   reaches its marker. oracle: RTS smoother, true noise model, spikes known, q (m²/s³) in hindsight; corner/noise:")
+    print("   its total error from smoothing the true places alone, and what the noise adds; ∫v: its speed integrated; stand")
+    print("   known: its length with nothing counted inside the 5-minute stand. hindsight: the best moving")
+    print("   average or decimation per run. perfect: the true places at the same fixes. route: each fix put on the true")
+    print("   path, not from positions alone (what knowing the route's shape would give). rms: the oracle's places and the")
+    print("   fixes' from the true places.")
+    print("set      every  tracker       oracle                           oracle∫v      stand known   hindsight                          perfect       route         rms oracle/fixes  noise")
+    func cell(_ within: Int, _ count: Int, _ error: Double) -> String { String(format: "%2d/%2d %+6.1f", within, count, error) }
+    for row in boundRows {
+        let r = row.report, b = r.bound
+        let trackerWithin = row.tracker.latenesses.filter { abs($0) <= b }.count
+        print(String(format: "%-8@ %3.0f s  ", row.set, r.run.variant.interval.longest)
+            + cell(trackerWithin, row.tracker.latenesses.count, row.tracker.tracked - row.tracker.truth) + "  "
+            + cell(r.oracle.within(b), r.oracle.misses.count, r.oracle.totalError)
+            + String(format: " q %-5g (%+5.1f/%+5.1f)  ", r.oracleQ, r.cornerCutting, r.noiseInflation)
+            + cell(r.oracleSpeed.within(b), r.oracleSpeed.misses.count, r.oracleSpeed.totalError) + "  "
+            + cell(r.oracleStandKnown.within(b), r.oracleStandKnown.misses.count, r.oracleStandKnown.totalError) + "  "
+            + cell(r.hindsight.within(b), r.hindsight.misses.count, r.hindsight.totalError) + " " + r.hindsight.name.padding(toLength: 20, withPad: " ", startingAt: 0)
+            + cell(r.perfectFixes.within(b), r.perfectFixes.misses.count, r.perfectFixes.totalError) + "  "
+            + cell(r.routeKnown.within(b), r.routeKnown.misses.count, r.routeKnown.totalError)
+            + String(format: "  %4.1f/%4.1f m       ", r.oracleRMS, r.fixesRMS)
+            + String(format: "σ %g τ %g white %g", r.run.variant.noise!.sigma, r.run.variant.noise!.timeConstant, r.run.variant.noise!.white))
+    }
+    for set in Set(boundRows.map(\.set)).sorted() {
+        for seconds in [1.0, 5] {
+            let rows = boundRows.filter { $0.set == set && $0.report.run.variant.interval.longest == seconds }
+            guard let b = rows.first?.report.bound else { continue }
+            func total(_ pick: (TrailBound.Report) -> TrailBound.Outcome) -> String {
+                "\(rows.reduce(0) { $0 + pick($1.report).within(b) }) of \(rows.reduce(0) { $0 + pick($1.report).misses.count })"
+            }
+            let tracker = "\(rows.reduce(0) { $0 + $1.tracker.latenesses.filter { abs($0) <= b }.count }) of \(rows.reduce(0) { $0 + $1.tracker.latenesses.count })"
+            print(String(format: "%@ every %.0f s, within %.0f m, causal chords of ", set, seconds, b) + TrailBound.chordSeconds.indices.map { index in
+                String(format: "%.0f s: %d", TrailBound.chordSeconds[index], rows.reduce(0) { $0 + $1.report.chords[index].within(b) })
+            }.joined(separator: ", ") + " (the same setting for every run)")
+            for (name, pick) in [("oracle, stand known", \TrailBound.Report.standKnownByQ), ("its forward filter (causal), stand known", \.filterByQ)] {
+                print(String(format: "%@ every %.0f s, within %.0f m, %@, one q for every run: ", set, seconds, b, name) + TrailBound.oracleQs.indices.map { index in
+                    String(format: "%g: %d", TrailBound.oracleQs[index], rows.reduce(0) { $0 + $1.report[keyPath: pick][index].within(b) })
+                }.joined(separator: ", "))
+            }
+            print(String(format: "%@ every %.0f s, within %.0f m, fixed-lag smoother (causal), one setting for every run:", set, seconds, b))
+            for (index, setting) in TrailBound.fixedLagSettings.enumerated() {
+                print(String(format: "    %3d of %3d  ", rows.reduce(0) { $0 + $1.report.fixedLag[index].within(b) },
+                             rows.reduce(0) { $0 + $1.report.fixedLag[index].misses.count }) + setting.description)
+            }
+            print(String(format: "%@ every %.0f s, within %.0f m: tracker %@; oracle %@; oracle ∫v %@; oracle, stand known %@; its filter, stand known %@; hindsight %@; perfect fixes %@; route known %@", set, seconds, b,
+                         tracker, total(\.oracle), total(\.oracleSpeed), total(\.oracleStandKnown), total(\.filterStandKnown), total(\.hindsight), total(\.perfectFixes), total(\.routeKnown)))
+        }
+    }
 }
 if oracleMarkers > 0 {
     let lengths = oracleLate.sorted { $0.key < $1.key }.map { String(format: "%.0f m: %d", $0.key, $0.value) }
