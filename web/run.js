@@ -46,6 +46,8 @@ const state = {
   /** Seconds spent paused before the current pause, and when the current one began. */
   pausedSeconds: 0,
   pausedAt: null,
+  /** The message whose bubble the strip last brought into view; -1 to bring it again. */
+  bubbleInView: -1,
   lastEventTime: 0,
   reportTimer: null,
   onScreenChange: () => {},
@@ -88,6 +90,9 @@ export async function setUpRun({ runID, token, run, onScreenChange }) {
     if (document.visibilityState === "visible" && isRunning()) takeWakeLock();
   });
   window.addEventListener("online", flushReports);
+  // A turned phone or a resized window changes what the bubble strip shows: bring its bubble
+  // into view again at the next render.
+  window.addEventListener("resize", () => { state.bubbleInView = -1; });
   flushReports();
 
   const phase = state.session && state.session.phase;
@@ -716,6 +721,7 @@ function enterRunScreen() {
   show($("run-card"), false);
   show($("run-screen"));
   document.body.classList.add("on-the-run");
+  state.bubbleInView = -1;
   setBadge($("run-status-badge"), "active");
   buildBubbles();
   state.onScreenChange(true);
@@ -814,9 +820,32 @@ function render() {
     else if (number === state.playing) status.append("Playing");
     else status.append("Upcoming");
   }
+  followBubbles();
   if (state.session.finishedAt && !isRunning()) {
     $("finished-text").textContent = `${state.started.size} of ${total} message${total === 1 ? "" : "s"} played over ${formatDistance(meters)} in ${formatClock(runSeconds(time))}.`;
   }
+}
+
+/**
+ * Keeps the bubble that matters in the strip's view: the one playing, else the next to play,
+ * else the last. With more messages than fit, the strip would otherwise stay on the first ones,
+ * played long ago. It moves only when that bubble changes (or the strip's width does), so a
+ * runner who scrolls it by hand is not pulled back every second.
+ */
+function followBubbles() {
+  const messages = state.session.messages;
+  const next = messages.findIndex((_, number) => !state.started.has(number));
+  const focus = state.playing >= 0 ? state.playing : next >= 0 ? next : messages.length - 1;
+  if (focus < 0 || focus === state.bubbleInView) return;
+  const list = $("bubbles");
+  const item = list.children[focus];
+  if (!item || list.offsetParent === null) return;
+  state.bubbleInView = focus;
+  const strip = list.getBoundingClientRect();
+  const bubble = item.getBoundingClientRect();
+  if (bubble.left >= strip.left && bubble.right <= strip.right) return;
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  list.scrollBy({ left: bubble.left - strip.left - 8, behavior: still ? "auto" : "smooth" });
 }
 
 function nextUp() {

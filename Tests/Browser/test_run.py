@@ -269,6 +269,17 @@ def scenario_run(ctx):
         runner.run_along(points[80:], until=lambda: len([e for e in runner.audio() if e["type"] == "ended"]) == 3
                          and runner.meters() > 320)
         check_plays(results, name, runner, [0, 1, 2])
+        # The strip follows the messages: on a phone, where the three bubbles do not fit side by
+        # side, the last one played is in view at the end, not cut off at the right edge.
+        runner.browser.emulate(375, 667, mobile=True, scale=2)
+        time.sleep(2)
+        strip, last = runner.browser.js("""const s = document.getElementById('bubbles');
+            const r = s.getBoundingClientRect(), b = s.children[2].getBoundingClientRect();
+            return [[r.left, r.right, s.scrollWidth - s.clientWidth], [b.left, b.right]]""")
+        runner.browser.end_emulation()
+        results.check(name, "at 375x667 the strip has brought the last message's bubble into view",
+                      strip[2] > 0 and last[0] >= strip[0] - 0.5 and last[1] <= strip[1] + 0.5,
+                      f"strip {strip[0]:.0f}-{strip[1]:.0f} px (scrolls {strip[2]:.0f} px), Kim's bubble {last[0]:.0f}-{last[1]:.0f} px")
         runner.click("Finish")
         runner.click("Finish the run")
         runner.browser.wait(lambda: runner.browser.visible("finished"), timeout=30, what="the finished screen")
