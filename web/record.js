@@ -565,11 +565,16 @@ function sendFailed(title, text, { canRetry }) {
 // ---------------------------------------------------------------------------------------
 // After sending: follow the message
 
-function showSent(slot, { restored }) {
-  setPhase("sent");
-  const where = page.marker
+/** Where the message plays, in words: "at 21.1 km (halfway)". */
+function markerWords() {
+  return page.marker
     ? `at ${formatDistance(page.marker.meters)} (${describeMarker(page.marker.canonical, page.marker.meters)})`
     : "at the point you chose";
+}
+
+function showSent(slot, { restored }) {
+  setPhase("sent");
+  const where = markerWords();
   $("sent-text").textContent = restored
     ? `You sent a message for this run from this device. It plays ${where}.`
     : `Thank you${slot.sender ? ", " + slot.sender : ""}! The runner will hear it ${where}.`;
@@ -608,7 +613,13 @@ function updateStatus(message) {
   if (message.status === "queued") $("sent-detail").textContent = "Waiting for its turn to be prepared.";
   if (message.status === "processing") $("sent-detail").textContent = "Being prepared: trimming silence and evening out the volume.";
   if (message.status === "ready") {
-    $("sent-heading").textContent = "Your message is ready";
+    // Once played, the page speaks of it in the past: the runner has heard it.
+    $("sent-heading").textContent = played ? "The runner heard your message" : "Your message is ready";
+    if (played) {
+      const sender = page.slot && page.slot.sender;
+      $("sent-text").textContent = `Thank you${sender ? ", " + sender : ""}! You asked for it ${markerWords()}.`;
+      $("processed-label").textContent = "This is how the runner heard it:";
+    }
     $("sent-detail").textContent = played
       ? `${played}.`
       : `Prepared for the runner${message.durationSeconds ? ": " + formatClock(message.durationSeconds) + " long, trimmed and evened out" : ""}.`;

@@ -667,6 +667,9 @@ def scenario_record_and_send(ctx, name="record-and-send", proxy=None):
             results.check(name, "the sender's page says where and when the runner heard it",
                           played == 200 and "Played at 21.1 km, 1:52:07 into the run" in browser.text("sent-detail"),
                           f"HTTP {played}; {browser.text('sent-detail')!r}")
+            said = f"{browser.text('sent-heading')} {browser.text('sent-text')} {browser.text('processed-label')}"
+            results.check(name, "once played, the page speaks of it in the past, not as still to come",
+                          "heard your message" in said and "will hear" not in said, said)
             browser.screenshots(ctx.shots, f"{name}-6-played", "sent")
             browser.check_fits(results, name, "the sent card")
         # The refused typed point is a 400 by design: the page shows the server's reason.
