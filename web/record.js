@@ -572,12 +572,17 @@ function markerWords() {
     : "at the point you chose";
 }
 
+/** "Thank you, Ann!", or "Thank you!" when the sender gave no name. */
+function thanks(sender) {
+  return `Thank you${sender ? ", " + sender : ""}!`;
+}
+
 function showSent(slot, { restored }) {
   setPhase("sent");
   const where = markerWords();
   $("sent-text").textContent = restored
     ? `You sent a message for this run from this device. It plays ${where}.`
-    : `Thank you${slot.sender ? ", " + slot.sender : ""}! The runner will hear it ${where}.`;
+    : `${thanks(slot.sender)} The runner will hear it ${where}.`;
   $("sent").classList.remove("is-failed");
   show($("processed"), false);
   show($("failed"), false);
@@ -616,8 +621,7 @@ function updateStatus(message) {
     // Once played, the page speaks of it in the past: the runner has heard it.
     $("sent-heading").textContent = played ? "The runner heard your message" : "Your message is ready";
     if (played) {
-      const sender = page.slot && page.slot.sender;
-      $("sent-text").textContent = `Thank you${sender ? ", " + sender : ""}! You asked for it ${markerWords()}.`;
+      $("sent-text").textContent = `${thanks(page.slot && page.slot.sender)} You asked for it ${markerWords()}.`;
       $("processed-label").textContent = "This is how the runner heard it:";
     }
     $("sent-detail").textContent = played

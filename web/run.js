@@ -833,9 +833,8 @@ function render() {
  * runner who scrolls it by hand is not pulled back every second.
  */
 function followBubbles() {
-  const messages = state.session.messages;
-  const next = messages.findIndex((_, number) => !state.started.has(number));
-  const focus = state.playing >= 0 ? state.playing : next >= 0 ? next : messages.length - 1;
+  const next = nextToPlay();
+  const focus = state.playing >= 0 ? state.playing : next >= 0 ? next : state.session.messages.length - 1;
   if (focus < 0 || focus === state.bubbleInView) return;
   const list = $("bubbles");
   const item = list.children[focus];
@@ -848,8 +847,13 @@ function followBubbles() {
   list.scrollBy({ left: bubble.left - strip.left - 8, behavior: still ? "auto" : "smooth" });
 }
 
+/** The number of the first message not started yet, or -1 when every one has. */
+function nextToPlay() {
+  return state.session.messages.findIndex((_, number) => !state.started.has(number));
+}
+
 function nextUp() {
-  const next = state.session.messages.findIndex((_, number) => !state.started.has(number));
+  const next = nextToPlay();
   if (next < 0) return "Every message has played.";
   const message = state.session.messages[next];
   return `Next: ${who(message)} at ${formatDistance(message.markerMeters)}`;
