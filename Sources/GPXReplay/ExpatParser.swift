@@ -8,7 +8,11 @@ import Darwin
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 
 /// The one owner of a libexpat parser (`XML_Parser`): it creates the parser namespace-aware and

@@ -1,7 +1,11 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 
 /// Reads GPX 1.0 and 1.1 files into a `GPXTrack`, event by event through libexpat

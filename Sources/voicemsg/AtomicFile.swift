@@ -1,5 +1,14 @@
 import AudioPipeline
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Writes a file so that it either appears whole or not at all: the bytes go to a temporary
 /// file in the same folder, which is then renamed over the destination.
@@ -17,12 +26,10 @@ enum AtomicFile {
     static func write(to path: String, _ body: (_ temporary: String) throws -> Void) throws {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
-            throw AudioPipelineError(.io, "cannot write: folder \(folder) does not exist", source: path)
-        }
-        guard isDirectory.boolValue else {
-            throw AudioPipelineError(.io, "cannot write: \(folder) is a file, not a folder", source: path)
+        switch FileStatus(path: folder) {
+        case .missing: throw AudioPipelineError(.io, "cannot write: folder \(folder) does not exist", source: path)
+        case .file: throw AudioPipelineError(.io, "cannot write: \(folder) is a file, not a folder", source: path)
+        case .directory: break
         }
         let temporary = folder + "/." + url.lastPathComponent + ".\(UUID().uuidString.prefix(8)).tmp"
         do {

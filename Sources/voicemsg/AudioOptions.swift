@@ -1,6 +1,10 @@
 import AudioPipeline
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The pipeline's settings that `encode` exposes. Every default and every range is the
 /// library's own, read from its configuration structs, so `--help` cannot drift from them.
@@ -110,7 +114,7 @@ struct AudioOptions: ParsableArguments {
     }
 
     /// "-70", "-5", "0.5": a bound as people write it.
-    private static func number(_ value: Double) -> String { String(format: "%g", value) }
+    private static func number(_ value: Double) -> String { String(printf: "%g", value) }
 
     /// "10, 20, 40 or 60".
     private static func list(_ values: [Int]) -> String {

@@ -1,6 +1,10 @@
 import ArgumentParser
 import AudioPipeline
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `voicemsg convert IN OUT`: rewraps an Opus message from Ogg or CAF into Ogg, CAF or WebM
 /// without re-encoding. The output container follows OUT's extension (.caf, .webm, or

@@ -1,6 +1,15 @@
 import AudioPipeline
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import RunTracking
 
 struct EncodeCommand: AsyncParsableCommand {
@@ -102,7 +111,7 @@ struct EncodeCommand: AsyncParsableCommand {
             do {
                 try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
             } catch {
-                printError("\(outputDir): cannot create the output folder (\((error as NSError).localizedDescription))")
+                printError("\(outputDir): cannot create the output folder (\(Self.reason(error)))")
                 throw ExitCode(ExitStatus.failure)
             }
         }
@@ -128,10 +137,10 @@ struct EncodeCommand: AsyncParsableCommand {
                 reports[index] = result
                 if let error = result.error {
                     failures.append(error)
-                    if progress.isVisible { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+                    if progress.isVisible { writeAll(Data("\r\u{1B}[K".utf8), to: STDERR_FILENO) }
                     printError(error.description)
                 } else if let report = result.report, report.normalization.isTruePeakAboveCeiling {
-                    if progress.isVisible { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+                    if progress.isVisible { writeAll(Data("\r\u{1B}[K".utf8), to: STDERR_FILENO) }
                     printError(Self.ceilingWarning(result.input, report, bitrate: audio.bitrate))
                 }
                 progress.advance(jobs[index].0, ok: result.error == nil)
@@ -157,9 +166,9 @@ struct EncodeCommand: AsyncParsableCommand {
 
     /// The one line that keeps a missed ceiling from passing as done.
     static func ceilingWarning(_ input: String, _ report: MessageReport, bitrate: Double) -> String {
-        let peak = report.loudnessAfter.truePeak.map { String(format: "%.2f", $0) } ?? "?"
-        let ceiling = report.normalization.truePeakCeilingDB.map { String(format: "%g", $0) } ?? "?"
-        return "\(input): warning: written, but its decoded true peak is \(peak) dBTP, above the \(ceiling) dBTP ceiling after \(report.normalization.encodePasses) encodes at \(String(format: "%g", bitrate)) kb/s; a higher --bitrate keeps it under"
+        let peak = report.loudnessAfter.truePeak.map { String(printf: "%.2f", $0) } ?? "?"
+        let ceiling = report.normalization.truePeakCeilingDB.map { String(printf: "%g", $0) } ?? "?"
+        return "\(input): warning: written, but its decoded true peak is \(peak) dBTP, above the \(ceiling) dBTP ceiling after \(report.normalization.encodePasses) encodes at \(String(printf: "%g", bitrate)) kb/s; a higher --bitrate keeps it under"
     }
 
     private static func encode(
@@ -199,5 +208,15 @@ struct EncodeResult: Encodable, Sendable {
             try container.encode(error.description, forKey: .error)
             try container.encode(error.code.rawValue, forKey: .errorCode)
         }
+    }
+}
+
+extension EncodeCommand {
+    /// Why a file-system call failed, as the system says it ("Not a directory"): the
+    /// POSIX error under FileManager's, not the error's debug description.
+    static func reason(_ error: any Error) -> String {
+        let posix = error as? POSIXError
+            ?? (error as? CocoaError)?.userInfo["NSUnderlyingError"] as? POSIXError
+        return posix.map { String(cString: strerror($0.code.rawValue)) } ?? "\(error)"
     }
 }

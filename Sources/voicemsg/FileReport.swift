@@ -1,5 +1,9 @@
 import AudioPipeline
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What `inspect` says about one file. The JSON keys are a contract for scripts:
 /// `durationSeconds`, `sampleRate`, `channels`, `integratedLoudness`, `truePeak`, `tags`.
@@ -50,19 +54,15 @@ struct FileReport: Encodable {
     /// recording through the pipeline's own decode, resample, condition, denoise and trim, streamed as
     /// `encode` streams it, so the speech span is the one `encode` keeps.
     static func inspect(path: String) throws -> FileReport {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw AudioPipelineError(.io, "no such file", source: path)
+        switch FileStatus(path: path) {
+        case .missing: throw AudioPipelineError(.io, "no such file", source: path)
+        case .directory: throw AudioPipelineError(.io, "is a directory, not an audio file", source: path)
+        case .file: break
         }
-        guard !isDirectory.boolValue else {
-            throw AudioPipelineError(.io, "is a directory, not an audio file", source: path)
-        }
-        guard let file = FileHandle(forReadingAtPath: path) else {
+        guard let head = FilePrefix.bytes(atPath: path, count: OpusContainer.headLength) else {
             throw AudioPipelineError(.io, "cannot be read", source: path)
         }
-        let head = (try? file.read(upToCount: OpusContainer.headLength)) ?? nil
-        try? file.close()
-        if let head, let container = OpusContainer(detecting: head) {
+        if let container = OpusContainer(detecting: head) {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw AudioPipelineError(.io, "cannot be read", source: path)
             }
@@ -114,7 +114,7 @@ struct FileReport: Encodable {
         case .failure(let error):
             speechError = error.message
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let size = FileStatus.size(atPath: path) ?? 0
         return FileReport(
             file: path, format: source.format, container: source.container, codec: source.codec, bytes: size,
             durationSeconds: source.durationSeconds, sampleCount: Int64(source.frameCount),
@@ -127,16 +127,16 @@ struct FileReport: Encodable {
     var text: String {
         // Speech at -60 dBFS has a peak but no loudness: nothing passes BS.1770's gate.
         func level(_ value: Double?, _ unit: String) -> String {
-            value.map { String(format: "%.2f %@", $0, unit) } ?? (truePeak == nil ? "silent" : "below the -70 LUFS gate")
+            value.map { "\(String(printf: "%.2f", $0)) \(unit)" } ?? (truePeak == nil ? "silent" : "below the -70 LUFS gate")
         }
         var lines = ["\(file)", "  format:     \(format), \(bytes) bytes"]
         if let container, let codec { lines.append("  container:  \(container), codec \(codec)") }
-        lines.append(String(format: "  duration:   %.6f s (%lld samples at %d Hz), %d channel%@",
-                            durationSeconds, sampleCount, sampleRate, channels, channels == 1 ? "" : "s"))
-        if let bitrate { lines.append(String(format: "  bitrate:    %.1f kb/s", bitrate / 1000)) }
+        lines.append(String(printf: "  duration:   %.6f s (%lld samples at %d Hz), %d channel",
+                            durationSeconds, sampleCount, sampleRate, channels) + (channels == 1 ? "" : "s"))
+        if let bitrate { lines.append(String(printf: "  bitrate:    %.1f kb/s", bitrate / 1000)) }
         lines.append("  loudness:   \(level(integratedLoudness, "LUFS")), true peak \(level(truePeak, "dBTP"))")
         if let opus {
-            lines.append("  opus:       pre-skip \(opus.preSkip), input rate \(opus.inputSampleRate) Hz, output gain \(String(format: "%.2f", opus.outputGainDB)) dB, \(opus.packets) packets")
+            lines.append("  opus:       pre-skip \(opus.preSkip), input rate \(opus.inputSampleRate) Hz, output gain \(String(printf: "%.2f", opus.outputGainDB)) dB, \(opus.packets) packets")
             lines.append("  vendor:     \(PrintableText.escaped(opus.vendor))")
         }
         // Tags come from the file, so they are escaped: a raw ESC would recolour the terminal.
@@ -144,7 +144,7 @@ struct FileReport: Encodable {
             lines.append("  tag:        \(PrintableText.escaped(key))=\(PrintableText.escaped(tags[key]!))")
         }
         if let speech {
-            lines.append(String(format: "  speech:     %.3f-%.3f s, kept %.3f-%.3f s",
+            lines.append(String(printf: "  speech:     %.3f-%.3f s, kept %.3f-%.3f s",
                                 speech.startSeconds, speech.endSeconds, speech.keptStartSeconds, speech.keptEndSeconds))
         } else if let speechError {
             lines.append("  speech:     \(speechError)")

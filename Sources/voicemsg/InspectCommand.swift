@@ -1,6 +1,10 @@
 import AudioPipeline
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 struct InspectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

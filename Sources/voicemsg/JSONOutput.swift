@@ -1,4 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Prints values as JSON on stdout: one object for one item, an array for several.
 enum JSONOutput {
@@ -9,12 +18,25 @@ enum JSONOutput {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let array = asArray ?? (items.count != 1)
         let data = !array && items.count == 1 ? try encoder.encode(items[0]) : try encoder.encode(items)
-        FileHandle.standardOutput.write(data)
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        writeAll(data + Data("\n".utf8), to: STDOUT_FILENO)
     }
 }
 
 /// One line on stderr.
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    writeAll(Data((line + "\n").utf8), to: STDERR_FILENO)
+}
+
+/// Writes `bytes` to `descriptor` whole, unbuffered, so that a line on stderr and the JSON on
+/// stdout arrive in the order they were written.
+func writeAll(_ bytes: Data, to descriptor: Int32) {
+    bytes.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return }  // a closed pipe: nothing more can be said
+            offset += written
+        }
+    }
 }

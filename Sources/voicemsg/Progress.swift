@@ -1,4 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A one-line progress counter on stderr, shown only when stderr is a terminal.
 ///
@@ -18,7 +27,7 @@ struct Progress {
         guard isVisible else { return }
         done += 1
         let line = "\r\u{1B}[K[\(done)/\(total)] \(ok ? "done" : "failed"): \(name)"
-        FileHandle.standardError.write(Data(line.utf8))
-        if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+        writeAll(Data(line.utf8), to: STDERR_FILENO)
+        if done == total { writeAll(Data("\n".utf8), to: STDERR_FILENO) }
     }
 }

@@ -1,5 +1,15 @@
 import ArgumentParser
+import AudioPipeline
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `voicemsg serve` and `voicemsg worker` run a second program, `voicemsg-server`, installed
 /// beside this one, with the same arguments and in the same process (exec, so signals, exit
@@ -30,7 +40,7 @@ enum ServerHandOff {
 
     /// `voicemsg-server` in the directory this executable lives in, symlinks resolved.
     private static func siblingPath() -> String? {
-        guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return nil }
+        guard let executable = RunningProgram.executableURL else { return nil }
         let candidate = executable.deletingLastPathComponent().appendingPathComponent(program).path
         return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
     }

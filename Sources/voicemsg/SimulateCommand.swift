@@ -1,6 +1,10 @@
 import AudioPipeline
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import RunTracking
 import GPXReplay
 
@@ -103,7 +107,7 @@ struct SimulateCommand: AsyncParsableCommand {
             let marker = try DistanceMarker(parsing: markerText)
             let samples = withSamples ? try OpusStreamDecoder.decode(stream) : nil
             return RunSimulator.Message(
-                file: (path as NSString).lastPathComponent, sender: stream.tags["SENDER"] ?? stream.tags["ARTIST"],
+                file: URL(filePath: path).lastPathComponent, sender: stream.tags["SENDER"] ?? stream.tags["ARTIST"],
                 marker: marker, durationSeconds: stream.durationSeconds, samples: samples)
         } catch let error as AudioPipelineError {
             throw error.attributed(to: path)
@@ -116,14 +120,13 @@ struct SimulateCommand: AsyncParsableCommand {
         func clock(_ seconds: Double) -> String {
             let total = Int(seconds.rounded())
             return total >= 3600
-                ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
-                : String(format: "%d:%02d", total / 60, total % 60)
+                ? String(printf: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
+                : String(printf: "%d:%02d", total / 60, total % 60)
         }
-        let planned = timeline.plannedDistanceMeters.map { String(format: "planned %.0f m", $0) } ?? "no planned distance"
-        let versus = timeline.pathMeters > 0 ? String(format: " (%+.1f%%)", (timeline.distanceMeters / timeline.pathMeters - 1) * 100) : ""
-        var lines = [String(
-            format: "run: %.0f m in %@; the track's points add up to %.0f m%@; %@", timeline.distanceMeters,
-            clock(timeline.durationSeconds), timeline.pathMeters, versus, planned)]
+        let planned = timeline.plannedDistanceMeters.map { String(printf: "planned %.0f m", $0) } ?? "no planned distance"
+        let versus = timeline.pathMeters > 0 ? String(printf: " (%+.1f%%)", (timeline.distanceMeters / timeline.pathMeters - 1) * 100) : ""
+        var lines = ["run: \(String(printf: "%.0f", timeline.distanceMeters)) m in \(clock(timeline.durationSeconds)); "
+            + "the track's points add up to \(String(printf: "%.0f", timeline.pathMeters)) m\(versus); \(planned)"]
         let header = ["file", "sender", "marker", "marker m", "start", "start m", "end", "late m", "path late m"]
         var rows = [header]
         // A message whose marker the run never reached is not late: it played when the run
@@ -133,15 +136,15 @@ struct SimulateCommand: AsyncParsableCommand {
             // (A message still waiting for its turn when the run ended was reached: it is late.)
             let reached = play.reason != .runEnded || play.startMeters >= play.markerMeters
             rows.append([
-                PrintableText.escaped(play.file), PrintableText.escaped(play.sender ?? "-"), PrintableText.escaped(play.marker), String(format: "%.0f", play.markerMeters),
-                clock(play.startSeconds), String(format: "%.0f", play.startMeters), clock(play.endSeconds),
-                reached ? String(format: "%+.1f", play.latenessMeters) : "short*",
-                reached ? String(format: "%+.1f", play.pathLatenessMeters) : "short*",
+                PrintableText.escaped(play.file), PrintableText.escaped(play.sender ?? "-"), PrintableText.escaped(play.marker), String(printf: "%.0f", play.markerMeters),
+                clock(play.startSeconds), String(printf: "%.0f", play.startMeters), clock(play.endSeconds),
+                reached ? String(printf: "%+.1f", play.latenessMeters) : "short*",
+                reached ? String(printf: "%+.1f", play.pathLatenessMeters) : "short*",
             ])
             if !reached {
-                notes.append(String(
-                    format: "* %@: the run ended at %.0f m, %.0f m short of its marker at %.0f m, so it played at the end of the run.",
-                    PrintableText.escaped(play.file), play.startMeters, play.markerMeters - play.startMeters, play.markerMeters))
+                notes.append("* \(PrintableText.escaped(play.file)): "
+                    + String(printf: "the run ended at %.0f m, %.0f m short of its marker at %.0f m, so it played at the end of the run.",
+                             play.startMeters, play.markerMeters - play.startMeters, play.markerMeters))
             }
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }

@@ -1,5 +1,14 @@
 import AudioPipeline
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GPXReplay
 
 // What `voicemsg simulate` writes besides its table and JSON: the SVG plot and the audio
@@ -17,7 +26,7 @@ enum RunTimelineSVG {
         let maxMeters = max(timeline.distanceMeters, timeline.plays.map(\.markerMeters).max() ?? 0, 1) * 1.05
         func x(_ seconds: Double) -> Double { left + seconds / endSeconds * plotWidth }
         func y(_ meters: Double) -> Double { top + plotHeight - meters / maxMeters * plotHeight }
-        func f(_ value: Double) -> String { String(format: "%.1f", value) }
+        func f(_ value: Double) -> String { String(printf: "%.1f", value) }
 
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(f(width))" height="\(f(height))" \
@@ -71,12 +80,12 @@ enum RunTimelineSVG {
     }
 
     private static func label(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%g", value)
+        value == value.rounded() ? String(Int(value)) : String(printf: "%g", value)
     }
 
     private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+            .replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
     }
 }
 

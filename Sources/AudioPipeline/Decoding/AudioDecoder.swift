@@ -1,4 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Decodes any format libsndfile reads (WAV in all its encodings, FLAC, Ogg Vorbis, Ogg Opus,
 /// AIFF, CAF with PCM, ...) into mono Float samples at the source rate; and, in the isolated
@@ -73,9 +82,7 @@ public enum AudioDecoder {
         switch input {
         case .data(let data, _): return Array(data.prefix(AudioSniffer.prefixLength))
         case .file(let path):
-            guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
-            defer { try? handle.close() }
-            return [UInt8]((try? handle.read(upToCount: AudioSniffer.prefixLength)) ?? Data())
+            return FilePrefix.bytes(atPath: path, count: AudioSniffer.prefixLength) ?? []
         }
     }
 
@@ -83,17 +90,15 @@ public enum AudioDecoder {
     private static func checkPresent(_ input: AudioInput) throws {
         switch input {
         case .file(let path):
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw AudioPipelineError(.io, "no such file", source: path)
-            }
-            guard !isDirectory.boolValue else {
-                throw AudioPipelineError(.io, "is a directory, not an audio file", source: path)
+            switch FileStatus(path: path) {
+            case .missing: throw AudioPipelineError(.io, "no such file", source: path)
+            case .directory: throw AudioPipelineError(.io, "is a directory, not an audio file", source: path)
+            case .file: break
             }
             guard FileManager.default.isReadableFile(atPath: path) else {
                 throw AudioPipelineError(.io, "permission denied", source: path)
             }
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+            let size = FileStatus.size(atPath: path)
             if size == 0 { throw AudioPipelineError(.unreadableInput, "the file is empty") }
         case .data(let data, _):
             guard !data.isEmpty else { throw AudioPipelineError(.unreadableInput, "the file is empty") }
@@ -199,9 +204,9 @@ public enum AudioDecoder {
     /// a recording just over the limit never reads as exactly the limit.
     static func tooLong(_ seconds: Double, limits: InputLimits, atLeast: Bool = false) -> AudioPipelineError {
         let limit = limits.maximumDurationSeconds
-        let length = String(format: "%.1f", (seconds * 10).rounded(.up) / 10)
+        let length = String(printf: "%.1f", (seconds * 10).rounded(.up) / 10)
         return AudioPipelineError(
             .unsupportedInput,
-            "\(atLeast ? "more than " : "")\(length) s long; at most \(String(format: "%g", limit)) s (\(String(format: "%g", limit / 60)) minutes) are accepted")
+            "\(atLeast ? "more than " : "")\(length) s long; at most \(String(printf: "%g", limit)) s (\(String(printf: "%g", limit / 60)) minutes) are accepted")
     }
 }

@@ -1,4 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Stops a recording whose opening is digital silence for longer than a voice message waits
 /// before its first word, while it decodes: ten minutes of zeros would otherwise be decoded,
@@ -31,7 +40,7 @@ struct LeadingSilenceGuard {
         if frames >= limitFrames {
             throw AudioPipelineError(
                 .noSpeech,
-                "no speech: the first \(String(format: "%g", limitSeconds)) s are digital silence (every sample below -100 dBFS); the rest was not decoded")
+                "no speech: the first \(String(printf: "%g", limitSeconds)) s are digital silence (every sample below -100 dBFS); the rest was not decoded")
         }
     }
 }

@@ -1,4 +1,9 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension MessagePipeline {
     /// Decodes `input` and resamples it to the pipeline's rate a block at a time, straight into

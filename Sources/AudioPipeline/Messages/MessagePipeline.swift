@@ -1,4 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The whole job for one recording: decode, resample, condition, denoise, trim, normalize, encode,
 /// verify, tag. Each stage is its own type; this one only chains them and keeps the report.

@@ -1,4 +1,14 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Wall-clock time per stage; a stage measured twice (another encode pass) adds up.
 struct StageClock {

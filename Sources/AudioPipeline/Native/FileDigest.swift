@@ -6,7 +6,12 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SystemPackage
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// SHA-256 of a file, by the platform's own crypto library: CommonCrypto on Apple platforms,
 /// OpenSSL's libcrypto (EVP) elsewhere, opened with `dlopen` the first time a file is checked.
@@ -16,17 +21,22 @@ import Foundation
 enum FileDigest {
     /// The lower-case hex SHA-256 of the file at `path`, read a megabyte at a time.
     static func sha256(ofFileAt path: String) throws -> String {
-        guard let file = FileHandle(forReadingAtPath: path) else {
+        guard let file = try? FileDescriptor.open(path, .readOnly) else {
             throw AudioPipelineError(.invalidConfiguration, "\(path) is missing")
         }
         defer { try? file.close() }
         let digest = try Digest()
+        var piece = [UInt8](repeating: 0, count: 1 << 20)
         do {
-            while let piece = try file.read(upToCount: 1 << 20), !piece.isEmpty { digest.update(piece) }
+            while true {
+                let count = try piece.withUnsafeMutableBytes { try file.read(into: $0) }
+                if count == 0 { break }
+                piece.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            }
         } catch {
-            throw AudioPipelineError(.io, "cannot read \(path) (\(error.localizedDescription))")
+            throw AudioPipelineError(.io, "cannot read \(path) (\(error))")
         }
-        return digest.finalize().map { String(format: "%02x", $0) }.joined()
+        return digest.finalize().map { String(printf: "%02x", $0) }.joined()
     }
 
     #if canImport(CommonCrypto)
@@ -34,8 +44,8 @@ enum FileDigest {
     private final class Digest {
         private var context = CC_SHA256_CTX()
         init() throws { CC_SHA256_Init(&context) }
-        func update(_ data: Data) {
-            data.withUnsafeBytes { _ = CC_SHA256_Update(&context, $0.baseAddress, CC_LONG($0.count)) }
+        func update(_ bytes: UnsafeRawBufferPointer) {
+            _ = CC_SHA256_Update(&context, bytes.baseAddress, CC_LONG(bytes.count))
         }
         func finalize() -> [UInt8] {
             var digest = [UInt8](repeating: 0, count: Int(CC_SHA256_DIGEST_LENGTH))
@@ -95,8 +105,8 @@ enum FileDigest {
 
         deinit { evp.freeContext(context) }
 
-        func update(_ data: Data) {
-            data.withUnsafeBytes { _ = evp.update(context, $0.baseAddress, $0.count) }
+        func update(_ bytes: UnsafeRawBufferPointer) {
+            _ = evp.update(context, bytes.baseAddress, bytes.count)
         }
 
         func finalize() -> [UInt8] {

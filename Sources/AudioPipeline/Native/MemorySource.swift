@@ -1,5 +1,9 @@
 import CSndfile
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The bytes and read position behind libsndfile's virtual I/O callbacks.
 final class MemorySource {

@@ -1,5 +1,9 @@
 import CSndfile
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Owns one libsndfile handle: opened for reading, from a path or from bytes in memory, or for
 /// writing a file.

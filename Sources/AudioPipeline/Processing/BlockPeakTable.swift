@@ -1,4 +1,9 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A signal's block peaks as `BlockPeakCollector` leaves them (exact where they reached the
 /// highest peak so far, upper bounds elsewhere), made exact on demand above a threshold by
@@ -16,8 +21,8 @@ final class BlockPeakTable: @unchecked Sendable {
     /// The signal's true peak, linear.
     let highest: Float
     private let estimator: InterSamplePeakEstimator
-    // Guarded by `lock`: the table is shared by every copy of the analysis that owns it.
-    private let lock = NSLock()
+    // Guarded by `lock`, a serial queue: the table is shared by every copy of the analysis that owns it.
+    private let lock = DispatchQueue(label: "voicemsg.BlockPeakTable")
     private var peaks: [Float]
     private var isExact: BlockBits
 
@@ -33,7 +38,7 @@ final class BlockPeakTable: @unchecked Sendable {
 
     /// The block peaks, exact wherever they are above `threshold`.
     func peaks(exactAbove threshold: Float) -> [Float] {
-        lock.withLock {
+        lock.sync {
             refine(above: threshold)
             return peaks
         }

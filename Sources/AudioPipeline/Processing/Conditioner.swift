@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Removes DC offset and rumble below the voice band: the mean is subtracted, then a gentle
 /// first-order high-pass (6 dB/octave) runs at the cutoff. Handling noise, wind and desk thumps

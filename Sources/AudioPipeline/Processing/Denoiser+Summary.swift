@@ -1,9 +1,18 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Denoiser.Measurement {
     /// One line for people: what the stage found and did.
     public var summary: String {
-        func dB(_ value: Double?) -> String { value.map { String(format: "%.1f", $0) } ?? "?" }
+        func dB(_ value: Double?) -> String { value.map { String(printf: "%.1f", $0) } ?? "?" }
         switch decision {
         case .applied:
             return "\(engine ?? "applied"): noise floor \(dB(noiseFloorBeforeDB)) -> \(dB(noiseFloorAfterDB)) dBFS "

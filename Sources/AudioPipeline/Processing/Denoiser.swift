@@ -1,4 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Takes the room, the street or the café out from under the voice with a library's noise
 /// suppressor: DeepFilterNet3, a neural network that estimates a gain per band and a short

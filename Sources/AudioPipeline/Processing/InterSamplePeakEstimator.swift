@@ -1,4 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Estimates the peak between samples by 4× polyphase interpolation with a Kaiser-windowed
 /// sinc, the way BS.1770-4 Annex 2 defines true peak. Used by the limiter, which needs a

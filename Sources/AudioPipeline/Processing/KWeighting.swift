@@ -1,4 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// BS.1770-4's K-weighting filter (a high shelf for the head, then the RLB high-pass) and its
 /// gated integration, for loudness searches that must run many times on the same audio.

@@ -1,4 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Measures loudness with libebur128 (through `Ebur128Handle`), and the true peak per BS.1770-4.
 public enum LoudnessMeter {

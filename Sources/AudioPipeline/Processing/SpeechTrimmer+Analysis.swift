@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension SpeechTrimmer {
     /// What the frame analysis found: the speech frames, if any, and the levels behind the choice.

@@ -1,5 +1,15 @@
 import DecoderWire
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Decodes a recording with FFmpeg in the `voicemsg-decode` child process and streams its PCM
 /// into the caller's `samples` a block at a time, as the in-process decoder does: the audio is
@@ -43,7 +53,7 @@ enum IsolatedDecoder {
             child.kill()
             throw AudioPipelineError(
                 .unreadableInput,
-                "decoding took longer than \(String(format: "%g", isolation.wallClockSeconds)) s and was stopped")
+                "decoding took longer than \(String(printf: "%g", isolation.wallClockSeconds)) s and was stopped")
         } catch {
             child.kill()
             throw error
@@ -89,12 +99,12 @@ enum IsolatedDecoder {
         if let path = isolation.executablePath ?? ProcessInfo.processInfo.environment[DecoderIsolation.environmentVariable] {
             return path
         }
-        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+        if let executable = RunningProgram.executableURL {
             let candidate = executable.deletingLastPathComponent().appendingPathComponent(DecoderIsolation.programName).path
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
         throw AudioPipelineError(
-            .io, "cannot decode this format: \(DecoderIsolation.programName) is not installed beside \(Bundle.main.executableURL?.lastPathComponent ?? "this program")")
+            .io, "cannot decode this format: \(DecoderIsolation.programName) is not installed beside \(RunningProgram.executableURL?.lastPathComponent ?? "this program")")
     }
 }
 
