@@ -2,6 +2,7 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import MachO  // _NSGetExecutablePath
 #endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
