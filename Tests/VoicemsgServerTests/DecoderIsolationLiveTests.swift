@@ -179,6 +179,9 @@ struct DecoderIsolationLiveTests {
             if bound == Int(port) { cleanRestarts += 1 }
             #expect(bound == Int(port), "restart \(round) did not bind \(port):\n\(next.process.log)")
         }
+        // Ten kills can take only a couple of seconds; the clients go on against the last server
+        // until their uploads make a queue worth draining, so the floor below is never a race.
+        _ = try await eventually(within: 60) { load.acceptedCount >= 20 }
         let (accepted, cut) = await load.stop()
         let uploadSeconds = Date().timeIntervalSince(started)
 
@@ -318,6 +321,9 @@ final class UploadLoad: Sendable {
             tasks.withLock { $0.append(task) }
         }
     }
+
+    /// How many uploads were taken so far.
+    var acceptedCount: Int { state.withLock { $0.accepted.count } }
 
     /// Stops the clients and waits for their last upload to end.
     func stop() async -> (accepted: [String], cut: Int) {
