@@ -8,7 +8,7 @@ extension String {
     /// Text made by C's `vsnprintf` from `format` (`%.1f`, `%+.2f`, `%g`, `%02x`, `%lld`, ...):
     /// the figures the command line and the messages print, without Foundation's
     /// `String(format:)`, which on Linux would link its locale and ICU layers into every binary
-    /// for a handful of numbers. Always the C locale's decimal point.
+    /// for a handful of numbers. voicemsg never sets a locale, so the decimal point is C's `.`.
     public init(printf format: String, _ arguments: any CVarArg...) {
         var buffer = [CChar](repeating: 0, count: 64)
         let needed = withVaList(arguments) { vsnprintf(&buffer, buffer.count, format, $0) }
