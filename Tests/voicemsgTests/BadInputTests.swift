@@ -22,6 +22,7 @@ import Testing
             case .twentyMinutes: return "minutes"
             case .pureSilence, .pureNoise: return "no speech"
             case .directory: return "directory"
+            case .emptyFile: return "empty"
             case .missingPath: return "no such file"
             case .truncatedWAV, .headerClaimsFourGiB: return "truncated"
             default: return nil

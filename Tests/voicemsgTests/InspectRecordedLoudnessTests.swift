@@ -18,6 +18,8 @@ import Testing
         try #require(result.status == 0, "\(result.standardError)")
         let json = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
         let ours = try #require(json["integratedLoudness"] as? Double, "inspect measured no loudness for \(name)")
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber
+        #expect(json["bytes"] as? Int == size?.intValue, "\(name): inspect's size against the file system's")
 
         let theirs = try FFmpegLevels.measure(path).integratedLoudness
         #expect(abs(ours - theirs) <= 0.5, "\(name): inspect \(ours) LUFS, ffmpeg \(theirs) LUFS")
