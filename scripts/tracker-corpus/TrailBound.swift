@@ -140,6 +140,9 @@ enum TrailBound {
         var predicted: [[Double]]
         var gains: [Matrix]
         var smoothed: [[Double]]
+        /// Each fix's innovation log-likelihood under this pass's model: what a tracker can
+        /// score a candidate noise model by, from the fixes alone.
+        var logLikelihoods: [Double] = []
 
         /// Positions `from`...`upTo` smoothed with the fixes up to `upTo` alone: what a
         /// fixed-lag smoother knows at that fix.
@@ -160,6 +163,7 @@ enum TrailBound {
         var predicted: [[Double]] = [[]], predictedCovariance: [Matrix] = [[]], transitions: [Matrix] = [[]]
         var x = [0.0, 0, 0]
         var p: Matrix = [1e8, 0, 0, 0, 100, 0, 0, 0, sigma * sigma]
+        var logLikelihoods: [Double] = []
         let r = max(white * white, 0.01)
         for k in 0..<count {
             if k > 0 {
@@ -177,6 +181,8 @@ enum TrailBound {
             let s = ph[0] + ph[2] + r
             let gain = ph.map { $0 / s }
             let innovation = measured[k] - x[0] - x[2]
+            // The first fix's prediction is uninformed (its variance is huge); it scores nothing.
+            logLikelihoods.append(k == 0 ? 0 : -0.5 * (log(2 * .pi * s) + innovation * innovation / s))
             x = (0..<3).map { x[$0] + gain[$0] * innovation }
             let hp = [p[0] + p[6], p[1] + p[7], p[2] + p[8]]
             var updated = p
@@ -196,7 +202,7 @@ enum TrailBound {
             let step = apply(gains[k], (0..<3).map { smoothed[k + 1][$0] - predicted[k + 1][$0] })
             smoothed[k] = (0..<3).map { filtered[k][$0] + step[$0] }
         }
-        return AxisPass(filtered: filtered, predicted: predicted, gains: gains, smoothed: smoothed)
+        return AxisPass(filtered: filtered, predicted: predicted, gains: gains, smoothed: smoothed, logLikelihoods: logLikelihoods)
     }
 
     /// The distance a fixed-lag smoother would give at each fix (causal): places more than
@@ -357,6 +363,9 @@ enum TrailBound {
         var filterByQ: [Outcome]
         /// A fixed-lag smoother (causal) told the stand, at each of `fixedLagSettings`.
         var fixedLag: [Outcome]
+        /// The same smoother learning the noise model and finding the stand from the fixes
+        /// (causal), at each of `learnedSettings`.
+        var learned: [Outcome]
         var hindsight: Outcome
         /// The polyline through the true places at the kept fixes: what perfect fixes would
         /// give at this interval.
@@ -423,6 +432,7 @@ enum TrailBound {
             let still = setting.standKnown ? stand : -2...(-1)
             fixedLag.append(outcome("fixed lag", Self.fixedLag(fixes, east: east, north: north, lag: lag, stand: still)))
         }
+        let learned = Self.learned(fixes, interval: run.variant.interval.longest, settings: learnedSettings, truth: noise, stand: stand).map { outcome("learned", $0) }
         let smoothedTruth = oracle(fixes, points: fixes.truth, noise: noise, q: best!.q).places
         let cornerCutting = fixes.length(smoothedTruth).last! - truthEnd
         func rms(_ places: [Point]) -> Double {
@@ -444,7 +454,7 @@ enum TrailBound {
         return Report(
             run: run, bound: bound, oracle: best!.outcome, oracleQ: best!.q, cornerCutting: cornerCutting,
             noiseInflation: best!.outcome.totalError - cornerCutting,
-            oracleRMS: oracleRMS, fixesRMS: rms(fixes.measured), oracleSpeed: bestSpeed!, oracleStandKnown: bestStandKnown!, filterStandKnown: bestFilter!, standKnownByQ: fixedQ, filterByQ: fixedQFilter, fixedLag: fixedLag, hindsight: simple!,
+            oracleRMS: oracleRMS, fixesRMS: rms(fixes.measured), oracleSpeed: bestSpeed!, oracleStandKnown: bestStandKnown!, filterStandKnown: bestFilter!, standKnownByQ: fixedQ, filterByQ: fixedQFilter, fixedLag: fixedLag, learned: learned, hindsight: simple!,
             perfectFixes: outcome("perfect fixes", fixes.length(fixes.truth)), routeKnown: outcome("route known", alongRoute(run, fixes)),
             chords: chordSeconds.map { outcome("chords", causalChords(fixes, seconds: $0)) })
     }

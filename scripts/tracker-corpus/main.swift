@@ -288,6 +288,11 @@ if !boundRows.isEmpty {
                 print(String(format: "    %3d of %3d  ", rows.reduce(0) { $0 + $1.report.fixedLag[index].within(b) },
                              rows.reduce(0) { $0 + $1.report.fixedLag[index].misses.count }) + setting.description)
             }
+            print(String(format: "%@ every %.0f s, within %.0f m, fixed-lag smoother (causal) learning the noise model and the stand from the fixes, one setting for every run:", set, seconds, b))
+            for (index, setting) in TrailBound.learnedSettings.enumerated() {
+                print(String(format: "    %3d of %3d  ", rows.reduce(0) { $0 + $1.report.learned[index].within(b) },
+                             rows.reduce(0) { $0 + $1.report.learned[index].misses.count }) + setting.description)
+            }
             print(String(format: "%@ every %.0f s, within %.0f m: tracker %@; oracle %@; oracle ∫v %@; oracle, stand known %@; its filter, stand known %@; hindsight %@; perfect fixes %@; route known %@", set, seconds, b,
                          tracker, total(\.oracle), total(\.oracleSpeed), total(\.oracleStandKnown), total(\.filterStandKnown), total(\.hindsight), total(\.perfectFixes), total(\.routeKnown)))
         }
