@@ -154,6 +154,7 @@ let package = Package(
                 "RunTracking",
                 "GPXReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             linkerSettings: packedRelocations
         ),

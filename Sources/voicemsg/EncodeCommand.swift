@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SystemPackage
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -137,10 +138,10 @@ struct EncodeCommand: AsyncParsableCommand {
                 reports[index] = result
                 if let error = result.error {
                     failures.append(error)
-                    if progress.isVisible { writeAll(Data("\r\u{1B}[K".utf8), to: STDERR_FILENO) }
+                    if progress.isVisible { write(Data("\r\u{1B}[K".utf8), to: .standardError) }
                     printError(error.description)
                 } else if let report = result.report, report.normalization.isTruePeakAboveCeiling {
-                    if progress.isVisible { writeAll(Data("\r\u{1B}[K".utf8), to: STDERR_FILENO) }
+                    if progress.isVisible { write(Data("\r\u{1B}[K".utf8), to: .standardError) }
                     printError(Self.ceilingWarning(result.input, report, bitrate: audio.bitrate))
                 }
                 progress.advance(jobs[index].0, ok: result.error == nil)

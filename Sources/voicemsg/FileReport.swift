@@ -54,11 +54,7 @@ struct FileReport: Encodable {
     /// recording through the pipeline's own decode, resample, condition, denoise and trim, streamed as
     /// `encode` streams it, so the speech span is the one `encode` keeps.
     static func inspect(path: String) throws -> FileReport {
-        switch FileStatus(path: path) {
-        case .missing: throw AudioPipelineError(.io, "no such file", source: path)
-        case .directory: throw AudioPipelineError(.io, "is a directory, not an audio file", source: path)
-        case .file: break
-        }
+        let size = try FileStatus.recording(at: path)
         guard let head = FilePrefix.bytes(atPath: path, count: OpusContainer.headLength) else {
             throw AudioPipelineError(.io, "cannot be read", source: path)
         }
@@ -68,7 +64,7 @@ struct FileReport: Encodable {
             }
             return try inspectOpus(path: path, bytes: [UInt8](data), container: container)
         }
-        return try inspectAudio(path: path)
+        return try inspectAudio(path: path, bytes: size)
     }
 
     private static func inspectOpus(path: String, bytes: [UInt8], container: OpusContainer) throws -> FileReport {
@@ -93,7 +89,7 @@ struct FileReport: Encodable {
             speech: nil, speechError: nil, denoise: nil)
     }
 
-    private static func inspectAudio(path: String) throws -> FileReport {
+    private static func inspectAudio(path: String, bytes size: Int) throws -> FileReport {
         // The source's loudness, all channels, measured from the blocks the pipeline decodes.
         var declared: SourceFormat?
         var meter: LoudnessMeter.Session?
@@ -114,7 +110,6 @@ struct FileReport: Encodable {
         case .failure(let error):
             speechError = error.message
         }
-        let size = FileStatus.size(atPath: path) ?? 0
         return FileReport(
             file: path, format: source.format, container: source.container, codec: source.codec, bytes: size,
             durationSeconds: source.durationSeconds, sampleCount: Int64(source.frameCount),

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPackage
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -18,25 +14,17 @@ enum JSONOutput {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let array = asArray ?? (items.count != 1)
         let data = !array && items.count == 1 ? try encoder.encode(items[0]) : try encoder.encode(items)
-        writeAll(data + Data("\n".utf8), to: STDOUT_FILENO)
+        write(data + Data("\n".utf8), to: .standardOutput)
     }
 }
 
 /// One line on stderr.
 func printError(_ line: String) {
-    writeAll(Data((line + "\n").utf8), to: STDERR_FILENO)
+    write(Data((line + "\n").utf8), to: .standardError)
 }
 
-/// Writes `bytes` to `descriptor` whole, unbuffered, so that a line on stderr and the JSON on
-/// stdout arrive in the order they were written.
-func writeAll(_ bytes: Data, to descriptor: Int32) {
-    bytes.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return }  // a closed pipe: nothing more can be said
-            offset += written
-        }
-    }
+/// Writes `bytes` to stdout or stderr whole and unbuffered, so that a line on stderr and the
+/// JSON on stdout arrive in the order they were written. A closed pipe leaves nothing to say.
+func write(_ bytes: Data, to stream: FileDescriptor) {
+    _ = bytes.withUnsafeBytes { try? stream.writeAll($0) }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SystemPackage
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -27,7 +28,7 @@ struct Progress {
         guard isVisible else { return }
         done += 1
         let line = "\r\u{1B}[K[\(done)/\(total)] \(ok ? "done" : "failed"): \(name)"
-        writeAll(Data(line.utf8), to: STDERR_FILENO)
-        if done == total { writeAll(Data("\n".utf8), to: STDERR_FILENO) }
+        write(Data(line.utf8), to: .standardError)
+        if done == total { write(Data("\n".utf8), to: .standardError) }
     }
 }

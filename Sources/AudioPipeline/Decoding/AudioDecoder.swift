@@ -90,15 +90,10 @@ public enum AudioDecoder {
     private static func checkPresent(_ input: AudioInput) throws {
         switch input {
         case .file(let path):
-            switch FileStatus(path: path) {
-            case .missing: throw AudioPipelineError(.io, "no such file", source: path)
-            case .directory: throw AudioPipelineError(.io, "is a directory, not an audio file", source: path)
-            case .file: break
-            }
+            let size = try FileStatus.recording(at: path)
             guard FileManager.default.isReadableFile(atPath: path) else {
                 throw AudioPipelineError(.io, "permission denied", source: path)
             }
-            let size = FileStatus.size(atPath: path)
             if size == 0 { throw AudioPipelineError(.unreadableInput, "the file is empty") }
         case .data(let data, _):
             guard !data.isEmpty else { throw AudioPipelineError(.unreadableInput, "the file is empty") }

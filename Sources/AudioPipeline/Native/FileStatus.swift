@@ -3,41 +3,44 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SystemPackage
 
-/// What is at a path, from `stat(2)`: the checks that tell a missing file or a folder apart
+/// What is at a path, from one `stat(2)`: the checks that tell a missing file or a folder apart
 /// from a file before anything opens it.
 public enum FileStatus: Sendable, Equatable {
     case missing
     case directory
-    case file
+    case file(bytes: Int)
 
     public init(path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else { self = .missing; return }
-        self = status.st_mode & S_IFMT == S_IFDIR ? .directory : .file
+        self = status.st_mode & S_IFMT == S_IFDIR ? .directory : .file(bytes: Int(status.st_size))
     }
 
-    /// The size in bytes of what is at `path`; nil when nothing is.
-    public static func size(atPath path: String) -> Int? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return Int(status.st_size)
+    /// The size of the recording at `path`, or the one-line error that says why there is none:
+    /// the check `encode` and `inspect` make before reading a recording.
+    public static func recording(at path: String) throws -> Int {
+        switch FileStatus(path: path) {
+        case .missing: throw AudioPipelineError(.io, "no such file", source: path)
+        case .directory: throw AudioPipelineError(.io, "is a directory, not an audio file", source: path)
+        case .file(let bytes): return bytes
+        }
     }
 }
 
 /// The first bytes of a file, which tell its format, read without reading the rest.
 public enum FilePrefix {
-    /// Up to `count` bytes from the start of the file at `path`; nil when it cannot be opened.
+    /// Up to `count` bytes from the start of the file at `path`; nil when it cannot be opened or read.
     public static func bytes(atPath path: String, count: Int) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
+        guard let file = try? FileDescriptor.open(path, .readOnly) else { return nil }
+        defer { try? file.close() }
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, count - filled) }
-            if got < 0, errno == EINTR { continue }
-            guard got > 0 else { break }
+            let got = bytes.withUnsafeMutableBytes { try? file.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+            guard let got else { return nil }
+            if got == 0 { break }
             filled += got
         }
         return Array(bytes.prefix(filled))
