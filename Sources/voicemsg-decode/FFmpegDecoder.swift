@@ -133,12 +133,17 @@ final class FFmpegDecoder {
         var maximumFrames = Int.max
         var ended = false
         var shortPacketSeen = false
+        var damage = Damage()
         FFmpegLog.reset()
 
         func receive() throws {
             while true {
                 let status = avcodec_receive_frame(codec, frame)
                 if status == vm_averror_eagain() || status == vm_averror_eof() { return }
+                if status == vm_averror_invaliddata() {
+                    damage.note(Self.describe(status))
+                    continue
+                }
                 try Self.check(status, "cannot decode the audio")
                 defer { av_frame_unref(frame) }
                 try checkLog()
@@ -184,6 +189,7 @@ final class FFmpegDecoder {
                 defer { av_packet_unref(packet) }
                 try checkLog()
                 guard packet.pointee.stream_index == stream.pointee.index else { continue }
+                damage.packets += 1
                 if takesEditListSkip { editListSkip += AACPriming.takeEditListSkip(packet, taking: converter == nil) }
                 if !skipStated { skipStated = editListSkip > 0 || AACPriming.statesSkip(packet) }
                 if shortPacketSeen {
@@ -207,16 +213,45 @@ final class FFmpegDecoder {
                         if packet.pointee.size == 0 { continue }
                     }
                 }
-                try Self.check(avcodec_send_packet(codec, packet), "cannot decode the audio")
+                let sent = avcodec_send_packet(codec, packet)
+                if sent == vm_averror_invaliddata() {
+                    damage.note(Self.describe(sent))
+                } else {
+                    try Self.check(sent, "cannot decode the audio")
+                }
             }
             try receive()
         }
+        try damage.check()
         try checkLog()
         guard frames > 0, converter != nil else { throw DecodeFailure.unreadable("the file holds no audio samples") }
         try checkLength(decodedSeconds: Double(frames) / wireRate)
     }
 
     private var wireRate: Double = 0
+
+    /// The packets the decoder refused. Decoding goes on past one, to say how much of the
+    /// recording is damaged, and then the recording is refused: concealing the holes would send
+    /// the runner a message with words missing, and the friend can record it again at once.
+    private struct Damage {
+        var packets = 0
+        var damaged = 0
+        var first: String?
+
+        mutating func note(_ error: String) {
+            damaged += 1
+            if first == nil { first = error }
+            // The decoder logged why as it refused the packet: that is counted here, not a
+            // second sign of damage.
+            FFmpegLog.reset()
+        }
+
+        func check() throws {
+            guard damaged > 0 else { return }
+            throw DecodeFailure.unreadable(
+                "damaged: \(damaged) of \(packets) packets of the audio cannot be decoded (FFmpeg: \(first ?? "invalid data"))")
+        }
+    }
 
     /// AAC from the MOV demuxer (MP4, M4A, MOV, 3GP), whose stated skip is an edit list's.
     private lazy var takesEditListSkip: Bool = stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_AAC
