@@ -6,6 +6,10 @@
 // marker, sender, messageID, senderToken, savedAt }. Once the upload is accepted the blob is
 // dropped and the message id kept, so the page can follow the message after a reload.
 // Where IndexedDB is unavailable (some private modes), the slot lives in memory only.
+//
+// The recording is stored as its bytes, not as a Blob: WebKit (Safari's private browsing, and
+// an ephemeral session) refuses to store a Blob in IndexedDB, while an ArrayBuffer goes in
+// everywhere. The page still sees `blob`: the bytes become one again when the slot is read.
 
 const DB_NAME = "voicemsg";
 const STORE = "recordings";
@@ -55,11 +59,12 @@ function transact(mode, work) {
 
 /** The saved slot of this run, or null. */
 export async function load(runID) {
+  if (memory.has(runID)) return memory.get(runID);
   try {
     const value = await transact("readonly", (store) => (store ? store.get(runID) : null));
-    return value || memory.get(runID) || null;
+    return value ? fromStored(value) : null;
   } catch {
-    return memory.get(runID) || null;
+    return null;
   }
 }
 
@@ -67,10 +72,22 @@ export async function load(runID) {
 export async function save(slot) {
   memory.set(slot.runID, slot);
   try {
-    await transact("readwrite", (store) => (store ? store.put(slot) : null));
+    const stored = await toStored(slot);
+    await transact("readwrite", (store) => (store ? store.put(stored) : null));
   } catch {
     // Kept in memory: it survives a dropped connection, though not a reload.
   }
+}
+
+async function toStored(slot) {
+  const { blob, ...rest } = slot;
+  return blob ? { ...rest, bytes: await blob.arrayBuffer(), blobType: blob.type } : rest;
+}
+
+function fromStored(value) {
+  const { bytes, blobType, ...slot } = value;
+  if (bytes) slot.blob = new Blob([bytes], { type: blobType || slot.mimeType || "" });
+  return slot;
 }
 
 /** Forgets the run's slot. */
