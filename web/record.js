@@ -6,6 +6,7 @@ import {
   formatBytes, describeMarker, statusBadge, playedText, plainFailure, fetchAudioURL, randomKey, voicePlayer,
 } from "./common.js";
 import * as microphone from "./microphone.js";
+import { decodeLength } from "./decoding.js";
 import * as saved from "./saved-recording.js";
 
 const NAME_KEY = "voicemsg.senderName";
@@ -13,6 +14,8 @@ const NAME_KEY = "voicemsg.senderName";
 const COUNTDOWN_SECONDS = 30;
 const SILENCE_DB = -50;
 const SILENCE_WARNING_MS = 3000;
+/** How long this browser has to decode a recording for its length. */
+const DECODE_MS = 10000;
 
 const runID = runIDFromPath();
 const inviteToken = fragmentValue("invite");
@@ -325,8 +328,12 @@ async function finishRecording({ blob, type, durationSeconds }) {
     microphoneProblem("failed");
     return;
   }
+  // The recording's own length, as the server will find it: the recorder's clock runs from the
+  // button, the recording from the microphone's first sound, a few tenths of a second later.
+  const decoded = await decodeLength(await blob.arrayBuffer(), DECODE_MS);
   const slot = {
-    runID, blob, mimeType: type, durationSeconds, fileName: null, idempotencyKey: randomKey(),
+    runID, blob, mimeType: type, durationSeconds: decoded.seconds || durationSeconds, fileName: null,
+    idempotencyKey: randomKey(),
     marker: page.marker ? page.marker.text : null, sender: $("sender-name").value.trim() || null,
     messageID: null, senderToken: null, savedAt: Date.now(),
   };
@@ -340,20 +347,31 @@ async function finishRecording({ blob, type, durationSeconds }) {
     $("limit-help").textContent = `The recording stopped at its ${limit} limit.`;
     announce(`The recording reached its ${limit} limit and stopped. Listen to it, then send it.`);
   } else {
-    announce(`Recorded ${Math.round(durationSeconds)} seconds. Listen to it, then send it.`);
+    announce(`Recorded ${Math.round(slot.durationSeconds)} seconds. Listen to it, then send it.`);
   }
 }
 
 // ---------------------------------------------------------------------------------------
 // A recording chosen from a file
 
-function fileDuration(file) {
+/**
+ * A chosen file's length: what its player reads from the file's header when it can (a phone's
+ * voice memo states it, and a long file is not decoded whole for it), else the decoded length.
+ */
+async function fileDuration(file) {
+  const stated = await statedDuration(file);
+  if (stated) return stated;
+  const decoded = await decodeLength(await file.arrayBuffer(), DECODE_MS);
+  return decoded.seconds || null;
+}
+
+function statedDuration(file) {
   return new Promise((resolve) => {
     const audio = document.createElement("audio");
     const url = URL.createObjectURL(file);
     const done = (value) => {
       URL.revokeObjectURL(url);
-      resolve(Number.isFinite(value) ? value : null);
+      resolve(Number.isFinite(value) && value > 0 ? value : null);
     };
     const timer = setTimeout(() => done(null), 3000);
     audio.preload = "metadata";
@@ -401,29 +419,13 @@ function fixUnknownDuration(audio) {
 function showRecorded(slot, { restored = false } = {}) {
   if (previewURL) URL.revokeObjectURL(previewURL);
   previewURL = URL.createObjectURL(slot.blob);
-  const audio = $("preview-audio");
-  audio.src = previewURL;
-  const describe = (seconds) => {
-    const parts = [];
-    if (slot.fileName) parts.push(slot.fileName);
-    if (seconds != null) parts.push(formatClock(seconds));
-    parts.push(formatBytes(slot.blob.size));
-    $("preview-meta").textContent = (restored ? "Saved on this device from before: " : "") + parts.join(" · ");
-    $("timer").textContent = formatClock(seconds || 0);
-  };
-  describe(slot.durationSeconds);
-  // The recorder's clock runs from the button, the recording from the microphone's first
-  // sound, half a second or so later: once the player knows the recording's own length, the
-  // page says the same length as the player.
-  const url = previewURL;
-  const heard = () => {
-    if (previewURL !== url) audio.removeEventListener("durationchange", heard);
-    else if (Number.isFinite(audio.duration) && audio.duration > 0) {
-      audio.removeEventListener("durationchange", heard);
-      describe(audio.duration);
-    }
-  };
-  audio.addEventListener("durationchange", heard);
+  $("preview-audio").src = previewURL;
+  const parts = [];
+  if (slot.fileName) parts.push(slot.fileName);
+  if (slot.durationSeconds != null) parts.push(formatClock(slot.durationSeconds));
+  parts.push(formatBytes(slot.blob.size));
+  $("preview-meta").textContent = (restored ? "Saved on this device from before: " : "") + parts.join(" · ");
+  $("timer").textContent = formatClock(slot.durationSeconds || 0);
   show($("send-error"), false);
   show($("upload"), false);
   show($("send-actions"));
