@@ -229,6 +229,9 @@ export function plainFailure(reason, { forSender = true } = {}) {
   if (text.includes("no speech")) {
     cause = "We couldn’t hear anyone speaking in the recording.";
     advice = "Check that the microphone is on and close to you, and record again.";
+  } else if (text.includes("damaged")) {
+    cause = "The recording came out damaged, so it cannot be played.";
+    advice = "Please record it again.";
   } else if (text.includes("too long") || /at most \d+ s/.test(text)) {
     cause = "The recording is longer than the server accepts.";
     advice = "Record a shorter message.";
@@ -260,14 +263,14 @@ export function voicePlayer(audio) {
 /**
  * The processed audio of a message as a `blob:` URL, since an `<audio>` element cannot send
  * the bearer token itself. Ogg Opus where the browser plays it, else the same packets in WebM
- * (Safari on iOS 17.4 to 18.3), else in CAF (older Safari). Returns `{url}` or
+ * (Safari on iOS 17.4 to 18.3), else AAC in MP4 (older Safari). Returns `{url}` or
  * `{status, reason, missing}`.
  */
 export async function fetchAudioURL(messageID, token) {
   const probe = document.createElement("audio");
   const query = probe.canPlayType('audio/ogg; codecs="opus"') ? ""
     : probe.canPlayType('audio/webm; codecs="opus"') ? "?container=webm"
-    : probe.canPlayType("audio/x-caf") ? "?container=caf" : "";
+    : probe.canPlayType('audio/mp4; codecs="mp4a.40.2"') ? "?container=mp4" : "";
   let response;
   try {
     response = await fetch(`/v1/messages/${encodeURIComponent(messageID)}/audio${query}`, {
@@ -306,4 +309,23 @@ export const $ = (id) => document.getElementById(id);
 /** Shows or hides an element. */
 export function show(element, visible = true) {
   element.hidden = !visible;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Icons
+
+/** The design system's check and warning glyphs (24 px grid), for `icon()`. */
+export const CHECK_ICON = "M9 16.2 4.8 12l-1.4 1.4L9 19 21 7l-1.4-1.4L9 16.2Z";
+export const WARNING_ICON = "M12 2 1 21h22L12 2Zm1 15h-2v-2h2v2Zm0-4h-2V9h2v4Z";
+
+/** An inline SVG of one path, coloured by the text around it and hidden from screen readers. */
+export function icon(path) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  const shape = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  shape.setAttribute("fill", "currentColor");
+  shape.setAttribute("d", path);
+  svg.append(shape);
+  return svg;
 }

@@ -5,6 +5,7 @@
 import {
   $, show, announce, api, follow, fragmentValue, runIDFromPath, formatDistance, formatClock,
   describeMarker, statusBadge, playedText, plainFailure, failureDetail, fetchAudioURL, voicePlayer,
+  icon, CHECK_ICON, WARNING_ICON,
 } from "./common.js";
 import { setUpRun } from "./run.js";
 import { loadSession, rememberRun } from "./run-store.js";
@@ -19,20 +20,6 @@ const page = {
   statuses: new Map(),
   firstRender: true,
 };
-
-const CHECK_ICON = "M9 16.2 4.8 12l-1.4 1.4L9 19 21 7l-1.4-1.4L9 16.2Z";
-const WARNING_ICON = "M12 2 1 21h22L12 2Zm1 15h-2v-2h2v2Zm0-4h-2V9h2v4Z";
-
-function icon(path) {
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("aria-hidden", "true");
-  const shape = document.createElementNS("http://www.w3.org/2000/svg", "path");
-  shape.setAttribute("fill", "currentColor");
-  shape.setAttribute("d", path);
-  svg.append(shape);
-  return svg;
-}
 
 function element(tag, className, text) {
   const node = document.createElement(tag);

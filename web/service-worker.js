@@ -7,11 +7,13 @@
 // time. The API is never cached here: the page keeps what it needs of the run itself, and its
 // bearer-token requests go straight to the network.
 
-const CACHE = "voicemsg-pages-v1";
+const CACHE = "voicemsg-pages-v2";
 /** What the runner's page loads; kept when the worker installs, so the first reload offline works. */
 const FILES = [
   "/static/tokens.css", "/static/app.css", "/static/icon.svg", "/static/common.js", "/static/runner.js",
-  "/static/run.js", "/static/run-store.js", "/static/tracking.js", "/static/run-tracking.wasm",
+  "/static/run.js", "/static/run-state.js", "/static/run-ready.js", "/static/run-events.js", "/static/run-playing.js",
+  "/static/run-reports.js", "/static/run-screen.js", "/static/run-store.js", "/static/tracking.js",
+  "/static/run-tracking.wasm",
 ];
 /** How long the network has to answer before the kept copy is used: a tunnel hangs, it does not refuse. */
 const NETWORK_SECONDS = 4;
