@@ -1,25 +1,32 @@
 #!/usr/bin/env bash
 # Runs the browser tests of the web pages (Tests/Browser/test_pages.py, and test_run.py for the
-# run itself) in headless Chromium against a real voicemsg-server. Installs what is missing
-# first: Debian's chromium and chromium-driver, espeak-ng and ffmpeg (apt), and Selenium from
-# PyPI into .build-venv.
+# run itself) against a real voicemsg-server, in both engines a phone's browser can be: headless
+# Chromium, and WebKitGTK (Safari's engine) under Xvfb. Installs what is missing first:
+# Debian's chromium and chromium-driver; webkit2gtk-driver (WebKitWebDriver and the MiniBrowser),
+# xvfb and matchbox-window-manager (a 375x667 phone's screen the browser fills), and the
+# GStreamer plugins WebKitGTK plays and records with (Ogg and Opus in -base, WebM and MP4 in
+# -good, the AAC encoder in -bad, FFmpeg's decoders in gstreamer1.0-libav); espeak-ng and ffmpeg;
+# and Selenium from PyPI into .build-venv.
 #
-#   scripts/browser-tests.sh [path/to/voicemsg-server] [test_pages.py options, e.g. --only record]
+#   scripts/browser-tests.sh [path/to/voicemsg-server] [options, e.g. --engine webkit --only record]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 server=.build/debug/voicemsg-server
 if [[ $# -gt 0 && $1 != -* ]]; then server=$1; shift; fi
 
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing=()
-command -v chromium >/dev/null || missing+=(chromium)
-command -v chromedriver >/dev/null || missing+=(chromium-driver)
-command -v espeak-ng >/dev/null || missing+=(espeak-ng)
-command -v ffmpeg >/dev/null || missing+=(ffmpeg)
+for package in chromium chromium-driver webkit2gtk-driver xvfb matchbox-window-manager espeak-ng ffmpeg \
+    gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav; do
+  if command -v dpkg-query >/dev/null; then
+    installed "$package" || missing+=("$package")
+  fi
+done
 if ((${#missing[@]})); then
   if [[ $(uname -s) != Linux ]] || ! command -v apt-get >/dev/null; then
     # As the PostgreSQL tests do without PostgreSQL: say so, and let the rest of `make test` pass.
-    echo "browser-tests: SKIPPED: missing ${missing[*]}; they need Debian's chromium and chromium-driver (apt)" >&2
+    echo "browser-tests: SKIPPED: missing ${missing[*]}; they need Debian's packages (apt)" >&2
     exit 0
   fi
   sudo=""
@@ -41,8 +48,8 @@ if [[ ! -x $server ]]; then
   exit 1
 fi
 # The recording and runner's pages, then the run itself (planned, got ready, run along a real
-# route); both run, and either failing fails the whole.
+# route), each in both engines; all run, and any failing fails the whole.
 status=0
 "$venv/bin/python" Tests/Browser/test_pages.py --server "$server" "$@" || status=1
-"$venv/bin/python" Tests/Browser/test_run.py --server "$server" || status=1
+"$venv/bin/python" Tests/Browser/test_run.py --server "$server" "$@" || status=1
 exit $status
