@@ -16,7 +16,7 @@ export async function decodeLength(bytes, timeoutMs) {
   let timer;
   const late = new Promise((resolve) => { timer = setTimeout(() => resolve({ failure: "timeout" }), timeoutMs); });
   // decodeAudioData takes its buffer over: it is given a copy, so the caller keeps the bytes.
-  const decoded = new Promise((resolve) => context.decodeAudioData(bytes.slice(0), resolve, () => resolve(null)))
+  const decoded = context.decodeAudioData(bytes.slice(0)).then((buffer) => buffer, () => null)
     .then((buffer) => (buffer && buffer.duration > 0 ? { seconds: buffer.duration } : { failure: "undecodable" }));
   try {
     return await Promise.race([decoded, late]);

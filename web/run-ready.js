@@ -99,7 +99,7 @@ async function prepare() {
   try {
     state.tracker = state.tracker || await loadTracker(TRACKER_URL);
   } catch (error) {
-    throw new Error(`this browser could not run the distance tracker (${error.message}).`);
+    throw new Error(`this browser could not run the distance tracker (${error.message}). On an iPhone, it needs iOS 16 or later.`);
   }
   const offline = await keepPageOffline();
   const messages = manifest.json.messages;

@@ -12,8 +12,8 @@ const CACHE = "voicemsg-pages-v2";
 const FILES = [
   "/static/tokens.css", "/static/app.css", "/static/icon.svg", "/static/common.js", "/static/runner.js",
   "/static/run.js", "/static/run-state.js", "/static/run-ready.js", "/static/run-events.js", "/static/run-playing.js",
-  "/static/run-reports.js", "/static/run-screen.js", "/static/run-store.js", "/static/tracking.js",
-  "/static/run-tracking.wasm",
+  "/static/run-reports.js", "/static/run-screen.js", "/static/run-store.js", "/static/decoding.js",
+  "/static/tracking.js", "/static/run-tracking.wasm",
 ];
 /** How long the network has to answer before the kept copy is used: a tunnel hangs, it does not refuse. */
 const NETWORK_SECONDS = 4;
