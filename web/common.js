@@ -303,6 +303,19 @@ export function announce(text) {
   setTimeout(() => { region.textContent = text; }, 50);
 }
 
+/** Who a message is from, in words. */
+export function who(message) {
+  return message.sender || "Someone";
+}
+
+/** A new element with a class and its text. */
+export function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text != null) node.textContent = text;
+  return node;
+}
+
 /** `document.getElementById`, shorter. */
 export const $ = (id) => document.getElementById(id);
 
@@ -328,4 +341,20 @@ export function icon(path) {
   shape.setAttribute("d", path);
   svg.append(shape);
   return svg;
+}
+
+/**
+ * Says why the page cannot show its run, in place of its loading note: `heading` stands where
+ * the run's title would, then the error's title and text.
+ */
+export function showPageError(heading, title, text) {
+  show($("loading"), false);
+  $("run-title").textContent = heading;
+  const box = element("div", "error-state");
+  box.id = "page-error";
+  box.setAttribute("role", "alert");
+  const body = element("div", "error-body");
+  body.append(element("strong", null, title), element("span", null, ` ${text}`));
+  box.append(icon(WARNING_ICON), body);
+  $("loading").after(box);
 }

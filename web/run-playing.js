@@ -2,9 +2,9 @@
 // later only from an element that played in a tap), the screen kept on where the browser can,
 // and each message the scheduler starts played from the copy kept on the phone.
 
-import { $, show, announce, formatDistance } from "./common.js";
+import { $, show, announce, formatDistance, who } from "./common.js";
 import { queueReport, storedAudio } from "./run-store.js";
-import { state, now, isRunning, who } from "./run-state.js";
+import { state, now, isRunning } from "./run-state.js";
 import { eventTime, record } from "./run-events.js";
 import { flushReports } from "./run-reports.js";
 import { render, runSeconds } from "./run-screen.js";

@@ -2,10 +2,10 @@
 // Web Audio: decoding.js says why not by a player), in the first container its player plays, and
 // kept on the phone with the page itself, so that a run with no signal still plays everything.
 
-import { $, show, announce, api, formatDistance } from "./common.js";
+import { $, show, announce, api, formatDistance, who } from "./common.js";
 import { loadTracker } from "./tracking.js";
 import { saveSession, storeAudio } from "./run-store.js";
-import { state, TRACKER_URL, who } from "./run-state.js";
+import { state, TRACKER_URL } from "./run-state.js";
 import { setBadge } from "./run-screen.js";
 import { decodeLength } from "./decoding.js";
 

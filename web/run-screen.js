@@ -1,8 +1,8 @@
 // The run screen, on the runner's page: the design system's ActiveRunView, with its Stat Cards,
 // the Progress Indicator and the Message Preview Bubbles, drawn from the tracker and the session.
 
-import { $, show, formatDistance, formatClock, icon, CHECK_ICON } from "./common.js";
-import { state, now, isRunning, who } from "./run-state.js";
+import { $, show, formatDistance, formatClock, icon, CHECK_ICON, who } from "./common.js";
+import { state, now, isRunning } from "./run-state.js";
 
 export function runSeconds(time) {
   const paused = state.pausedSeconds + (state.pausedAt !== null ? time - state.pausedAt : 0);

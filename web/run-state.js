@@ -38,7 +38,3 @@ export const state = {
 export const now = () => Date.now() / 1000;
 
 export const isRunning = () => state.session && state.session.phase === "active";
-
-export function who(message) {
-  return message.sender || "Someone";
-}

@@ -3,11 +3,12 @@
 // its marker, and every message as a card that updates live.
 
 import {
-  $, show, announce, api, follow, fragmentValue, runIDFromPath, formatDistance, formatClock,
+  $, showPageError, show, announce, api, follow, fragmentValue, runIDFromPath, formatDistance, formatClock,
   describeMarker, statusBadge, playedText, plainFailure, failureDetail, fetchAudioURL, voicePlayer,
-  icon, CHECK_ICON, WARNING_ICON,
+  icon, CHECK_ICON, WARNING_ICON, element, who,
 } from "./common.js";
 import { setUpRun } from "./run.js";
+import { renderTimeline, redrawOnResize } from "./runner-timeline.js";
 import { loadSession, rememberRun } from "./run-store.js";
 
 const runID = runIDFromPath();
@@ -21,19 +22,12 @@ const page = {
   firstRender: true,
 };
 
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text != null) node.textContent = text;
-  return node;
-}
-
 // ---------------------------------------------------------------------------------------
 // Loading
 
 async function start() {
   if (!runID || !ownerToken) {
-    pageError("This link is missing its owner code",
+    showPageError("Your run", "This link is missing its owner code",
       "Open the runner’s link you got when the run was created; it ends with #owner= and a long code.");
     return;
   }
@@ -52,11 +46,11 @@ async function start() {
     return;
   }
   if (!result) {
-    pageError("The server could not be reached", "Check your connection and reload the page.");
+    showPageError("Your run", "The server could not be reached", "Check your connection and reload the page.");
     return;
   }
   if (!result.ok) {
-    pageError(result.status === 401 || result.status === 403 ? "This link does not open the run" : "The run could not be loaded",
+    showPageError("Your run", result.status === 401 || result.status === 403 ? "This link does not open the run" : "The run could not be loaded",
       result.reason);
     return;
   }
@@ -75,14 +69,6 @@ async function start() {
       show($("list-trouble"), Boolean(text));
     },
   });
-}
-
-function pageError(title, text) {
-  show($("loading"), false);
-  $("run-title").textContent = "Your run";
-  $("page-error-title").textContent = title;
-  $("page-error-text").textContent = " " + text;
-  show($("page-error"));
 }
 
 function showRun({ offline = false } = {}) {
@@ -180,7 +166,7 @@ function render(messages) {
     if (expected !== node) list.insertBefore(node, expected);
     previous = node;
   }
-  renderTimeline(messages);
+  drawTimeline(messages);
   renderSummary(messages);
   announceChanges(messages);
   show($("empty"), messages.length === 0);
@@ -243,10 +229,6 @@ function makeCard(message) {
   });
   confirmYes.addEventListener("click", () => deleteMessage(card));
   return card;
-}
-
-function who(message) {
-  return message.sender ? message.sender : "Someone";
 }
 
 function updateCard(card, message) {
@@ -325,7 +307,7 @@ async function deleteMessage(card) {
     page.cards.delete(message.id);
     page.statuses.delete(message.id);
     const remaining = shownMessages();
-    renderTimeline(remaining);
+    drawTimeline(remaining);
     renderSummary(remaining);
     show($("empty"), remaining.length === 0);
     announce(`Deleted ${who(message)}’s message at ${where}.`);
@@ -342,85 +324,16 @@ function shownMessages() {
   return Array.from(page.cards.values(), (card) => card.message);
 }
 
-/**
- * The width of a timeline point's target (px), as `.timeline-point` and `--lane-height` in
- * app.css: points closer than this go on another lane.
- */
-const TIMELINE_TARGET_PX = 44;
-
-/** The timeline's width (px) when its lanes were last laid out. */
-let timelineDrawnWidth = 0;
-
-/**
- * Draws each message at its marker along the run. Points closer than a fingertip's target
- * (markers 1 km apart near the finish of a marathon, on a phone) hang on lanes below the
- * track, each with a stem to its place on it, so every point can still be tapped alone.
- */
-function renderTimeline(messages) {
-  const list = $("timeline");
-  list.replaceChildren();
-  const planned = page.run.plannedDistanceMeters;
-  const furthest = Math.max(0, ...messages.map((m) => m.markerMeters || 0));
-  const scale = planned || Math.max(1000, furthest * 1.1);
-  const width = list.clientWidth;
-  timelineDrawnWidth = width;
-  // The right end of the last point on each lane, in px.
-  const laneEnds = [];
-  const laneFor = (share) => {
-    if (width === 0) return 0;
-    const at = share * width;
-    let lane = laneEnds.findIndex((end) => at - end >= TIMELINE_TARGET_PX);
-    if (lane === -1) {
-      lane = laneEnds.length;
-      laneEnds.push(at);
-    } else {
-      laneEnds[lane] = at;
+/** The timeline of `messages`; a point, tapped, brings its card into view. */
+function drawTimeline(messages) {
+  renderTimeline($("timeline"), messages, page.run.plannedDistanceMeters, (message) => {
+    const card = page.cards.get(message.id);
+    if (card) {
+      card.root.scrollIntoView({ block: "center", behavior: "smooth" });
+      card.root.focus({ preventScroll: true });
     }
-    return lane;
-  };
-  const ordered = [...messages].sort((a, b) => (a.markerMeters || 0) - (b.markerMeters || 0));
-  for (const message of ordered) {
-    const item = element("li");
-    const link = element("a", "timeline-point");
-    link.href = `#msg-${message.id}`;
-    const badge = statusBadge(message);
-    const state = badge.cls.replace("badge-", "");
-    if (state === "played") link.classList.add("is-played");
-    if (state === "failed") link.classList.add("is-failed");
-    if (state === "queued" || state === "processing") link.classList.add("is-pending");
-    const share = Math.min(1, Math.max(0, (message.markerMeters || 0) / scale));
-    link.style.setProperty("--at", `${(share * 100).toFixed(2)}%`);
-    const lane = laneFor(share);
-    if (lane > 0) {
-      link.style.setProperty("--lane", String(lane));
-      link.classList.add("is-stacked");
-    }
-    const text = `${who(message)}, ${formatDistance(message.markerMeters)}, ${badge.text.toLowerCase()}`;
-    link.setAttribute("aria-label", text);
-    link.title = text;
-    link.addEventListener("click", (event) => {
-      event.preventDefault();
-      const card = page.cards.get(message.id);
-      if (card) {
-        card.root.scrollIntoView({ block: "center", behavior: "smooth" });
-        card.root.focus({ preventScroll: true });
-      }
-    });
-    item.append(link);
-    list.append(item);
-  }
-  list.parentElement.style.setProperty("--lanes", String(Math.max(1, laneEnds.length)));
-}
-
-// The lanes depend on the width: drawn again when it changes (a phone turned, a window resized).
-// Drawn in the next frame, not in the observer's callback: a redraw can change the timeline's
-// height (more lanes), and a size changed inside the callback is a "ResizeObserver loop" error
-// that the browser reports as the page's own.
-new ResizeObserver(() => {
-  requestAnimationFrame(() => {
-    if (page.run && $("timeline").clientWidth !== timelineDrawnWidth) renderTimeline(shownMessages());
   });
-}).observe($("timeline"));
+}
 
 function renderSummary(messages) {
   const count = (test) => messages.filter(test).length;
@@ -453,6 +366,9 @@ function announceChanges(messages) {
   if (news.length) announce(news.join(" "));
 }
 
+redrawOnResize($("timeline"), () => {
+  if (page.run) drawTimeline(shownMessages());
+});
 $("copy-button").addEventListener("click", copyInvite);
 $("list-heading").tabIndex = -1;
 start();
