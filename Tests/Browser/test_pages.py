@@ -133,8 +133,12 @@ def record_for(browser, seconds):
 
 
 def record_until(browser, clock, timeout=30):
-    """Keeps recording until the page's timer reads `clock` (as "0:06")."""
-    browser.wait(lambda: browser.text("timer") == clock, timeout=timeout, what=f"the timer to reach {clock}")
+    """Keeps recording until the page's timer reads `clock` (as "0:06") or more: a busy machine
+    may tick past it."""
+    def seconds(text):
+        minutes, _, rest = text.partition(":")
+        return int(minutes) * 60 + int(rest) if minutes.isdigit() and rest.isdigit() else -1
+    browser.wait(lambda: seconds(browser.text("timer")) >= seconds(clock), timeout=timeout, what=f"the timer to reach {clock}")
 
 
 def stop(browser):
@@ -299,7 +303,7 @@ def scenario_record_and_send(ctx):
         shown = f"0:{int(page_seconds or 0):02d}"
         timer = browser.text("timer")
         results.check(name, "about 6 s were recorded, and the page says the recording's own length (ffmpeg)",
-                      5.0 <= length <= 6.5 and page_seconds is not None and abs(page_seconds - length) <= 0.25
+                      5.0 <= length <= 7.2 and page_seconds is not None and abs(page_seconds - length) <= 0.25
                       and timer == shown, f"{length:.2f} s by ffmpeg, {page_seconds} s on the page; timer {timer}")
         damaged = undecodable_packets(recorded)
         meta = browser.text("preview-meta")
