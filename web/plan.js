@@ -1,11 +1,55 @@
-// The plan-a-run page, `/`: a title, a target distance and the runner's name become a run, and
-// the runner goes on to its page with the invite link ready to share. The runs planned on this
-// device are listed under the form, each with its state.
+// The plan-a-run page, `/`: a title, a target distance, the runner's name and, if the runner has
+// it, the race's course become a run, and the runner goes on to its page with the invite link
+// ready to share. The runs planned on this device are listed under the form, each with its state.
 
 import { $, show, announce, api, formatDistance } from "./common.js";
 import { rememberedRuns, rememberRun, runnerLink, runPhase } from "./run-store.js";
+import { readGPX, courseLine } from "./course.js";
+import { drawOutline } from "./course-outline.js";
+import { sendCourse, noteCourseProblem } from "./course-upload.js";
 
 const NAME_KEY = "voicemsg.runner-name";
+
+/** The course chosen on this page: the file's text and what it reads as. */
+let course = null;
+
+/** Reads the chosen GPX file, draws it, and makes the target distance its length. */
+async function courseChosen() {
+  const file = $("course-input").files[0];
+  $("course-input").value = "";
+  if (!file) return;
+  show($("course-error"), false);
+  const text = await file.text().catch(() => null);
+  const read = text == null ? { reason: "The file could not be read." } : readGPX(text);
+  if (read.reason) {
+    $("course-error").textContent = read.reason;
+    show($("course-error"));
+    announce(read.reason);
+    return;
+  }
+  const line = courseLine(read.points);
+  course = { text, line, name: file.name };
+  drawOutline($("course-outline"), line, { label: `The course of ${file.name}, ${formatDistance(line.length)}` });
+  $("course-caption").textContent = `${file.name}: ${formatDistance(line.length)}`;
+  show($("course-preview"));
+  show($("course-remove"));
+  $("course-choose").textContent = "Choose another GPX file";
+  // The target distance becomes the course's length; the runner may type another.
+  $("distance-other").checked = true;
+  show($("distance-typed-field"));
+  $("distance-typed").value = String(Math.round(line.length / 10) / 100);
+  $("distance-help").textContent = "The course’s length. Type another distance to place “halfway” and “1 km before the finish” from it instead.";
+  announce(`Course chosen: ${formatDistance(line.length)}.`);
+}
+
+function courseRemoved() {
+  course = null;
+  show($("course-preview"), false);
+  show($("course-remove"), false);
+  $("course-choose").textContent = "Choose a GPX file";
+  $("distance-help").textContent = "Messages for “halfway” or “1 km before the finish” are placed from it.";
+  $("course-choose").focus();
+}
 
 /** The planned distance in metres from the chips or the typed kilometres, or a reason. */
 function plannedDistance() {
@@ -89,6 +133,12 @@ async function create(event) {
     title, plannedDistanceMeters: distance.meters, runnerName, createdAt: Date.now(),
   };
   rememberRun(run);
+  if (course) {
+    button.textContent = "Sending the course…";
+    const sent = await sendCourse(run.id, run.ownerToken, course.text);
+    // The run exists either way: its page says why the course was not kept, and takes another.
+    if (!sent.ok) noteCourseProblem(run.id, sent.reason);
+  }
   window.location.assign(runnerLink(run));
 }
 
@@ -139,4 +189,7 @@ try {
   // Storage is off: the field starts empty.
 }
 $("plan").addEventListener("submit", create);
+$("course-choose").addEventListener("click", () => $("course-input").click());
+$("course-input").addEventListener("change", courseChosen);
+$("course-remove").addEventListener("click", courseRemoved);
 listRuns();

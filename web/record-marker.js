@@ -3,6 +3,8 @@
 
 import { $, api, formatDistance, describeMarker } from "./common.js";
 import { runID, inviteToken, page } from "./record-state.js";
+import { courseLine } from "./course.js";
+import { drawOutline } from "./course-outline.js";
 
 export function choosePreset(input) {
   $("marker-custom").value = "";
@@ -16,6 +18,26 @@ function setMarker(marker) {
   help.classList.remove("is-error");
   help.classList.add("is-resolved");
   help.textContent = `Plays at ${formatDistance(marker.meters)} (${describeMarker(marker.canonical, marker.meters)}).`;
+  showOnCourse(marker);
+}
+
+/**
+ * The run's course, when the runner gave one, with a dot where the chosen point lies: the friend
+ * sees that 15 km is on the hill after the bridge.
+ */
+export function showOnCourse(marker) {
+  const course = page.run && page.run.course;
+  if (!course || !course.points || course.points.length < 2) return;
+  page.courseLine = page.courseLine || courseLine(course.points);
+  const where = marker ? `${formatDistance(marker.meters)} (${describeMarker(marker.canonical, marker.meters)})` : null;
+  drawOutline($("course-outline"), page.courseLine, {
+    marks: marker ? [{ meters: marker.meters, kind: "next", label: `Your message plays here, at ${where}` }] : [],
+    label: where ? `The course, ${formatDistance(course.lengthMeters)}, with your message’s point at ${where}` : `The course, ${formatDistance(course.lengthMeters)}`,
+  });
+  $("course-caption").textContent = where
+    ? `The course: your message plays at the dot, ${where}.`
+    : `The course, ${formatDistance(course.lengthMeters)}: pick a point to see where it lies.`;
+  $("course-preview").hidden = false;
 }
 
 export function markerRefused(reason) {
@@ -25,6 +47,7 @@ export function markerRefused(reason) {
   help.classList.add("is-error");
   help.textContent = reason;
   $("marker-custom").setAttribute("aria-invalid", "true");
+  showOnCourse(null);
 }
 
 let markerTimer = 0;

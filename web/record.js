@@ -8,7 +8,7 @@
 import { $, showPageError, show, api, formatDistance, voicePlayer } from "./common.js";
 import * as saved from "./saved-recording.js";
 import { NAME_KEY, runID, inviteToken, page, setPhase } from "./record-state.js";
-import { choosePreset, typedMarkerChanged, restoreChoices } from "./record-marker.js";
+import { choosePreset, typedMarkerChanged, restoreChoices, showOnCourse } from "./record-marker.js";
 import { checkMicrophoneSupport, describeLength, startRecording, stopRecording, fileChosen } from "./record-capture.js";
 import { fixUnknownDuration, showRecorded, send } from "./record-send.js";
 import { showSent, deleteMine, recordAnother } from "./record-sent.js";
@@ -59,6 +59,7 @@ function showRun() {
     ? `Planned distance ${formatDistance(run.plannedDistanceMeters)}`
     : "No planned distance: give your point as a distance from the start";
   renderPresets(run.presets || []);
+  showOnCourse(null);
   $("sender-name").value = localStorage.getItem(NAME_KEY) || "";
   $("limit-help").textContent = `Up to ${describeLength(run.limits.maxSeconds)}.`;
   show($("loading"), false);

@@ -3,7 +3,7 @@
 // and each message the scheduler starts played from the copy kept on the phone.
 
 import { $, show, announce, formatDistance, who } from "./common.js";
-import { queueReport, storedAudio } from "./run-store.js";
+import { queueReport, storedAudio, saveSession } from "./run-store.js";
 import { state, now, isRunning } from "./run-state.js";
 import { eventTime, record } from "./run-events.js";
 import { flushReports } from "./run-reports.js";
@@ -89,9 +89,11 @@ function setScreenNote(lock) {
 export function startMessage(number, time) {
   state.started.add(number);
   const message = state.session.messages[number];
-  queueReport(state.runID, {
-    id: message.id, atMeters: Math.max(0, state.tracker.reckonedMeters(time)), runSeconds: Math.max(0, runSeconds(time)),
-  });
+  const atMeters = Math.max(0, state.tracker.reckonedMeters(time));
+  queueReport(state.runID, { id: message.id, atMeters, runSeconds: Math.max(0, runSeconds(time)) });
+  // Where it played, for the finish's summary (a reload rebuilds the run, not this).
+  state.session.playedAt = { ...state.session.playedAt, [message.id]: atMeters };
+  saveSession(state.runID, state.session);
   flushReports();
   if (!state.audioUnlocked || state.unlockFailed) {
     state.waitingForTap = number;

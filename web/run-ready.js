@@ -115,9 +115,11 @@ async function prepare() {
   const persisted = navigator.storage && navigator.storage.persist ? await navigator.storage.persist().catch(() => false) : false;
   const run = manifest.json.run;
   state.run = { ...(state.run || {}), title: run.title, plannedDistanceMeters: run.plannedDistanceMeters };
+  // The course goes with the messages: the run follows it with no signal too.
+  const course = run.course && run.course.points && run.course.points.length >= 2 ? run.course : null;
   state.session = {
     phase: "ready", run: state.run, messages: prepared, problems, pending: manifest.json.pending || 0,
-    preparedAt: Date.now(),
+    preparedAt: Date.now(), course,
   };
   saveSession(state.runID, state.session);
   summarizeReady(prepared, problems, state.session.pending);

@@ -3,6 +3,8 @@
 
 import { $, show, formatDistance, formatClock, icon, CHECK_ICON, who } from "./common.js";
 import { state, now, isRunning } from "./run-state.js";
+import { drawRunCourse, renderRunCourse } from "./run-course.js";
+import { renderCelebration } from "./run-celebration.js";
 
 export function runSeconds(time) {
   const paused = state.pausedSeconds + (state.pausedAt !== null ? time - state.pausedAt : 0);
@@ -16,6 +18,7 @@ export function enterRunScreen() {
   state.bubbleInView = -1;
   setBadge($("run-status-badge"), "active");
   buildBubbles();
+  drawRunCourse();
   state.onScreenChange(true);
   clearInterval(state.clock);
   state.clock = setInterval(render, 1000);
@@ -26,6 +29,7 @@ const BADGES = {
   created: ["Created", "badge-ready"],
   active: ["Active", "badge-processing"],
   paused: ["Paused", "badge-queued"],
+  offCourse: ["Off course", "badge-failed"],
   completed: ["Completed", "badge-played"],
 };
 
@@ -81,11 +85,14 @@ export function render() {
   }
   show($("run-progress"), Boolean(planned));
   const paused = state.pausedAt !== null;
-  if (isRunning()) setBadge($("run-status-badge"), paused ? "paused" : "active");
+  const offCourse = renderRunCourse();
+  if (isRunning()) setBadge($("run-status-badge"), paused ? "paused" : offCourse ? "offCourse" : "active");
   $("pause-button").textContent = paused ? "Resume" : "Pause";
   const playing = state.playing >= 0 ? state.session.messages[state.playing] : null;
   if (playing) $("now-playing").textContent = `Playing ${who(playing)}’s message (${formatDistance(playing.markerMeters)})`;
-  else if (isRunning()) $("now-playing").textContent = nextUp();
+  else if (offCourse) {
+    $("now-playing").textContent = "Off course: the distance waits, and messages play when you are back on it.";
+  } else if (isRunning()) $("now-playing").textContent = nextUp();
   for (const item of $("bubbles").children) {
     const number = Number(item.dataset.number);
     const played = state.started.has(number) && number !== state.playing && number !== state.waitingForTap;
@@ -98,9 +105,7 @@ export function render() {
     else status.append("Upcoming");
   }
   followBubbles();
-  if (state.session.finishedAt && !isRunning()) {
-    $("finished-text").textContent = `${state.started.size} of ${total} message${total === 1 ? "" : "s"} played over ${formatDistance(meters)} in ${formatClock(runSeconds(time))}.`;
-  }
+  if (state.session.finishedAt && !isRunning()) renderCelebration(meters, runSeconds(time));
 }
 
 /**

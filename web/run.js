@@ -98,7 +98,10 @@ async function startRun() {
 }
 
 function trackerPlan(session) {
-  return { markers: session.messages.map((m) => m.markerMeters), plannedDistance: session.run.plannedDistanceMeters || null };
+  return {
+    markers: session.messages.map((m) => m.markerMeters), plannedDistance: session.run.plannedDistanceMeters || null,
+    course: session.course ? session.course.points : null,
+  };
 }
 
 /** Rebuilds the run from its log: the same tracker, the same events, the same state. */
@@ -194,6 +197,7 @@ async function showFinished() {
   enterRunScreen();
   setBadge($("run-status-badge"), "completed");
   for (const id of ["run-controls", "gps-status", "screen-on-note", "now-playing", "location-problem"]) show($(id), false);
+  $("run-screen").classList.add("is-finished");
   show($("finished"));
   render();
   $("finished").focus();

@@ -9,6 +9,7 @@ import {
 } from "./common.js";
 import { setUpRun } from "./run.js";
 import { renderTimeline, redrawOnResize } from "./runner-timeline.js";
+import { setUpCourse, showMessagesOnCourse } from "./runner-course.js";
 import { loadSession, rememberRun } from "./run-store.js";
 
 const runID = runIDFromPath();
@@ -60,6 +61,11 @@ async function start() {
     plannedDistanceMeters: page.run.plannedDistanceMeters, runnerName: page.run.runnerName,
   });
   showRun();
+  const phase = loadSession(runID) && loadSession(runID).phase;
+  setUpCourse({
+    runID, token: ownerToken, run: page.run, locked: phase === "active" || phase === "finished",
+    onChange: () => drawTimeline(shownMessages()),
+  });
   await setUpRun({ runID, token: ownerToken, run: page.run, onScreenChange: showRunScreen });
   follow(`/v1/runs/${encodeURIComponent(runID)}/messages`, {
     token: ownerToken,
@@ -167,6 +173,7 @@ function render(messages) {
     previous = node;
   }
   drawTimeline(messages);
+  showMessagesOnCourse(messages);
   renderSummary(messages);
   announceChanges(messages);
   show($("empty"), messages.length === 0);

@@ -7,13 +7,17 @@
 // time. The API is never cached here: the page keeps what it needs of the run itself, and its
 // bearer-token requests go straight to the network.
 
-const CACHE = "voicemsg-pages-v2";
+const CACHE = "voicemsg-pages-v3";
 /** What the runner's page loads; kept when the worker installs, so the first reload offline works. */
 const FILES = [
-  "/static/tokens.css", "/static/app.css", "/static/icon.svg", "/static/common.js", "/static/runner.js",
-  "/static/run.js", "/static/run-state.js", "/static/run-ready.js", "/static/run-events.js", "/static/run-playing.js",
-  "/static/run-reports.js", "/static/run-screen.js", "/static/run-store.js", "/static/decoding.js",
-  "/static/tracking.js", "/static/run-tracking.wasm",
+  "/static/tokens.css", "/static/app.css", "/static/icon.svg", "/static/common.js",
+  "/static/course-outline.js", "/static/course-upload.js", "/static/course.js",
+  "/static/decoding.js", "/static/run-celebration.js", "/static/run-course.js",
+  "/static/run-events.js", "/static/run-playing.js", "/static/run-ready.js",
+  "/static/run-reports.js", "/static/run-screen.js", "/static/run-state.js",
+  "/static/run-store.js", "/static/run.js", "/static/runner-course.js",
+  "/static/runner-timeline.js", "/static/runner.js", "/static/tracking.js",
+  "/static/run-tracking.wasm",
 ];
 /** How long the network has to answer before the kept copy is used: a tunnel hangs, it does not refuse. */
 const NETWORK_SECONDS = 4;

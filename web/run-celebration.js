@@ -1,0 +1,40 @@
+// The finish, on the runner's page: the design system's Completion Celebration with the run's
+// summary: the distance, the time, the messages heard (who, and where each played) and, with a
+// course, its outline with a dot where each one played.
+
+import { $, show, element, formatDistance, formatClock, who } from "./common.js";
+import { state } from "./run-state.js";
+import { courseLine } from "./course.js";
+import { drawOutline } from "./course-outline.js";
+
+/** Fills the celebration from the session; `meters` and `seconds` are the run's totals. */
+export function renderCelebration(meters, seconds) {
+  const messages = state.session.messages;
+  const heard = messages.map((message, number) => ({ message, number })).filter(({ number }) => state.started.has(number));
+  const playedAt = state.session.playedAt || {};
+  $("finished-distance").textContent = formatDistance(meters);
+  $("finished-time").textContent = formatClock(seconds);
+  $("finished-count").textContent = `${heard.length} of ${messages.length}`;
+  $("finished-text").textContent = `${heard.length} of ${messages.length} message${messages.length === 1 ? "" : "s"} played over ${formatDistance(meters)} in ${formatClock(seconds)}.`;
+  const list = $("finished-heard");
+  list.replaceChildren();
+  for (const { message } of heard) {
+    const at = playedAt[message.id];
+    const item = element("li", "heard-item");
+    item.append(element("span", "sender", who(message)),
+      element("span", "distance-tag", formatDistance(at != null ? at : message.markerMeters)));
+    list.append(item);
+  }
+  show(list, heard.length > 0);
+  const course = state.session.course;
+  show($("finished-course"), Boolean(course));
+  if (course) {
+    drawOutline($("finished-outline"), courseLine(course.points), {
+      marks: heard.map(({ message }) => ({
+        meters: playedAt[message.id] != null ? playedAt[message.id] : message.markerMeters, kind: "played",
+        label: `${who(message)}, played at ${formatDistance(playedAt[message.id] ?? message.markerMeters)}`,
+      })),
+      label: `The course, with where each of ${heard.length} message${heard.length === 1 ? "" : "s"} played`,
+    });
+  }
+}
