@@ -38,7 +38,7 @@ sources_of() {
         audio) find Sources/AudioPipeline Sources/RunTracking Sources/DecoderWire -name '*.swift' ;;
         tracking) find Sources/RunTracking -name '*.swift'; echo Sources/voicemsg/RunDistance.swift ;;
         gpx) find Sources/GPXReplay Sources/RunTracking -name '*.swift' ;;
-        range) echo Sources/VoicemsgServer/HTTP/ByteRange.swift ;;
+        range) echo Sources/VoicemsgServer/HTTP/Transport/ByteRange.swift ;;
         decode) find Sources/voicemsg-decode Sources/DecoderWire -name '*.swift' ! -name main.swift ;;
     esac
 }
