@@ -55,31 +55,6 @@ public struct VoicemsgAPI: Sendable {
         return router
     }
 
-    func createRun(_ request: Request, _ context: VoicemsgRequestContext) async throws
-        -> EditedResponse<CreateRunResponse>
-    {
-        try runCreation.admit(context)
-        let body = try await request.decode(as: CreateRunRequest.self, context: context)
-        let title = try Self.checkedText(body.title, name: "title")
-        let planned = try body.plannedDistanceMeters.map(RunBounds.checkedPlannedDistance)
-        // A blank name is no name: the plan page sends what the field holds.
-        let runnerName = try body.runnerName.flatMap {
-            $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : try Self.checkedText($0, name: "runnerName")
-        }
-        let ownerToken = SecureIdentifier.makeToken()
-        let inviteToken = SecureIdentifier.makeToken()
-        let run = RunRecord(
-            id: SecureIdentifier.makeID(), title: title,
-            plannedDistanceMeters: planned, runnerName: runnerName,
-            ownerTokenHash: SecureIdentifier.hash(token: ownerToken),
-            inviteTokenHash: SecureIdentifier.hash(token: inviteToken),
-            createdAt: Date().timeIntervalSince1970)
-        try await store.records.createRun(run)
-        return EditedResponse(
-            status: .created,
-            response: CreateRunResponse(id: run.id, ownerToken: ownerToken, inviteToken: inviteToken))
-    }
-
     func upload(_ request: Request, _ context: VoicemsgRequestContext) async throws
         -> EditedResponse<UploadResponse>
     {
@@ -174,26 +149,6 @@ public struct VoicemsgAPI: Sendable {
         spooler.prefixLength = AudioSniffer.prefixLength
         spooler.minimumBytesPerSecond = configuration.minimumUploadBytesPerSecond
         return spooler
-    }
-
-    func manifest(_ request: Request, _ context: VoicemsgRequestContext) async throws -> ManifestResponse {
-        let runID = try Self.validID(context.parameters.get("runID"))
-        let run = try await authorize(context, runID: runID, needsOwner: true)
-        let all = try await store.records.messages(runID: runID)
-        let ready = all.filter { $0.status == .ready }.sorted {
-            ($0.markerMeters, $0.createdAt, $0.id) < ($1.markerMeters, $1.createdAt, $1.id)
-        }
-        return ManifestResponse(
-            run: .init(id: run.id, title: run.title, plannedDistanceMeters: run.plannedDistanceMeters),
-            messages: ready.map { record in
-                ManifestResponse.Message(
-                    id: record.id, marker: record.marker, markerMeters: record.markerMeters,
-                    sender: record.sender, durationSeconds: record.durationSeconds ?? 0,
-                    bytes: record.audioBytes ?? 0, sha256: record.audioSHA256 ?? "",
-                    audioURL: "/v1/messages/\(record.id)/audio")
-            },
-            pending: all.count { $0.status == .queued || $0.status == .processing },
-            failed: all.count { $0.status == .failed })
     }
 
     func health() async throws -> HealthResponse {

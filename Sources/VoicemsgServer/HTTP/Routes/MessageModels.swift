@@ -1,20 +1,6 @@
 import HTTPTypes
 import Hummingbird
 
-/// `POST /v1/runs` body.
-struct CreateRunRequest: Decodable {
-    var title: String
-    var plannedDistanceMeters: Double?
-    var runnerName: String?
-}
-
-/// `POST /v1/runs` answer: the only time the tokens are shown.
-struct CreateRunResponse: ResponseEncodable, Decodable {
-    var id: String
-    var ownerToken: String
-    var inviteToken: String
-}
-
 /// `POST /v1/runs/{runID}/messages` answer.
 struct UploadResponse: ResponseEncodable, Decodable {
     var id: String
@@ -57,32 +43,6 @@ struct MessageResponse: ResponseEncodable, Decodable {
         playedAtMeters = record.playedAtMeters
         playedAtRunSeconds = record.playedAtRunSeconds
     }
-}
-
-/// `GET /v1/runs/{runID}/manifest` answer.
-struct ManifestResponse: ResponseEncodable, Decodable {
-    struct Run: Codable {
-        var id: String
-        var title: String
-        var plannedDistanceMeters: Double?
-    }
-
-    struct Message: Codable {
-        var id: String
-        var marker: String
-        var markerMeters: Double
-        var sender: String?
-        var durationSeconds: Double
-        var bytes: Int
-        var sha256: String
-        var audioURL: String
-    }
-
-    var run: Run
-    var messages: [Message]
-    /// Queued or processing.
-    var pending: Int
-    var failed: Int
 }
 
 /// `GET /healthz` answer.

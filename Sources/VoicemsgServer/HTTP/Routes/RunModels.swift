@@ -1,5 +1,19 @@
 import Hummingbird
 
+/// `POST /v1/runs` body.
+struct CreateRunRequest: Decodable {
+    var title: String
+    var plannedDistanceMeters: Double?
+    var runnerName: String?
+}
+
+/// `POST /v1/runs` answer: the only time the tokens are shown.
+struct CreateRunResponse: ResponseEncodable, Decodable {
+    var id: String
+    var ownerToken: String
+    var inviteToken: String
+}
+
 /// `GET /v1/runs/{id}` answer: what the recording and runner pages need to know about a run.
 struct RunInfoResponse: ResponseEncodable, Decodable {
     struct Preset: Codable, Equatable {
@@ -30,6 +44,20 @@ struct RunInfoResponse: ResponseEncodable, Decodable {
     var storage: RunStorageInfo?
 }
 
+/// `GET /v1/runs/{id}`'s storage part, for the owner: what the run holds, and until when.
+struct RunStorageInfo: Codable, Equatable {
+    var stored: RunStorage
+    /// How long a failed message's upload is kept after it failed, in seconds.
+    var failedOriginalsKeptSeconds: Double
+    /// When the next failed upload will be deleted, and when the last one will be (seconds
+    /// since 1970); nil when no failed upload is held.
+    var nextFailedOriginalDeletionAt: Double?
+    var lastFailedOriginalDeletionAt: Double?
+    /// Everything else (the run, its messages, their processed audio) is kept until the owner
+    /// deletes the message or the run.
+    var everythingElseKept: String
+}
+
 /// `GET /v1/runs/{id}/markers/resolve` answer.
 struct MarkerResolution: ResponseEncodable, Decodable {
     var canonical: String
@@ -39,4 +67,30 @@ struct MarkerResolution: ResponseEncodable, Decodable {
 /// `GET /v1/runs/{id}/messages` answer: every message of the run, in any state, in marker order.
 struct RunMessagesResponse: Codable {
     var messages: [MessageResponse]
+}
+
+/// `GET /v1/runs/{runID}/manifest` answer.
+struct ManifestResponse: ResponseEncodable, Decodable {
+    struct Run: Codable {
+        var id: String
+        var title: String
+        var plannedDistanceMeters: Double?
+    }
+
+    struct Message: Codable {
+        var id: String
+        var marker: String
+        var markerMeters: Double
+        var sender: String?
+        var durationSeconds: Double
+        var bytes: Int
+        var sha256: String
+        var audioURL: String
+    }
+
+    var run: Run
+    var messages: [Message]
+    /// Queued or processing.
+    var pending: Int
+    var failed: Int
 }

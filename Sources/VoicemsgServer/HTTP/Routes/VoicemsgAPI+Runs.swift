@@ -4,14 +4,44 @@ import HTTPTypes
 import Hummingbird
 import RunTracking
 
-/// The read-only run endpoints the web pages use. They read through `run(id:)` and
-/// `messages(runID:)` only, and refuse a marker with the very words the upload would use.
+/// The run routes, in the order of docs/api.md's "Runs": create, read (with the owner's storage
+/// part), delete, resolve a marker, list the messages (a long poll) and the manifest. One file
+/// per resource, so that the code and the document read alike. The reads go through
+/// `run(id:)` and `messages(runID:)` only, and a marker is refused with the very words the
+/// upload would use (`parseMarker`).
 extension VoicemsgAPI {
     /// The presets the recording page offers, in the order it shows them.
     static let markerPresets: [(label: String, marker: String)] = [
         ("1 km", "1km"), ("5 km", "5km"), ("Halfway", "halfway"),
         ("1 km before the finish", "finish-1km"), ("Finish", "finish"),
     ]
+
+    /// `POST /v1/runs` (no token, unless run creation is closed to the public): a run, and its
+    /// owner and invite tokens, shown this once.
+    func createRun(_ request: Request, _ context: VoicemsgRequestContext) async throws
+        -> EditedResponse<CreateRunResponse>
+    {
+        try runCreation.admit(context)
+        let body = try await request.decode(as: CreateRunRequest.self, context: context)
+        let title = try Self.checkedText(body.title, name: "title")
+        let planned = try body.plannedDistanceMeters.map(RunBounds.checkedPlannedDistance)
+        // A blank name is no name: the plan page sends what the field holds.
+        let runnerName = try body.runnerName.flatMap {
+            $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : try Self.checkedText($0, name: "runnerName")
+        }
+        let ownerToken = SecureIdentifier.makeToken()
+        let inviteToken = SecureIdentifier.makeToken()
+        let run = RunRecord(
+            id: SecureIdentifier.makeID(), title: title,
+            plannedDistanceMeters: planned, runnerName: runnerName,
+            ownerTokenHash: SecureIdentifier.hash(token: ownerToken),
+            inviteTokenHash: SecureIdentifier.hash(token: inviteToken),
+            createdAt: Date().timeIntervalSince1970)
+        try await store.records.createRun(run)
+        return EditedResponse(
+            status: .created,
+            response: CreateRunResponse(id: run.id, ownerToken: ownerToken, inviteToken: inviteToken))
+    }
 
     /// `GET /v1/runs/{id}` (invite or owner token).
     func runInfo(_ request: Request, _ context: VoicemsgRequestContext) async throws -> Response {
@@ -38,6 +68,30 @@ extension VoicemsgAPI {
             if !marker.isRelative, let plannedDistance, meters >= plannedDistance { return nil }
             return .init(label: preset.label, marker: preset.marker, canonical: marker.canonical, meters: meters)
         }
+    }
+
+    /// The storage part of the run info when the token is the owner's; nil for an invite.
+    func ownerStorage(_ context: VoicemsgRequestContext, run: RunRecord) async throws -> RunStorageInfo? {
+        guard let credential = context.identity,
+            SecureIdentifier.constantTimeEquals(credential.tokenHash, run.ownerTokenHash)
+        else { return nil }
+        let stored = try await store.queue.storage(runID: run.id)
+        let keep = configuration.failedOriginalRetention.inSeconds
+        return RunStorageInfo(
+            stored: stored, failedOriginalsKeptSeconds: keep,
+            nextFailedOriginalDeletionAt: stored.oldestFailedOriginalAt.map { $0 + keep },
+            lastFailedOriginalDeletionAt: stored.newestFailedOriginalAt.map { $0 + keep },
+            everythingElseKept: "until the owner deletes the message (DELETE /v1/messages/{id}) or the run (DELETE /v1/runs/{id})")
+    }
+
+    /// `DELETE /v1/runs/{id}` (owner token): the run and everything it holds.
+    func deleteRun(_ request: Request, _ context: VoicemsgRequestContext) async throws -> Response {
+        let runID = try Self.validID(context.parameters.get("runID"))
+        _ = try await authorize(context, runID: runID, needsOwner: true)
+        guard try await store.queue.deleteRun(id: runID) else {
+            throw HTTPError(.notFound, message: "run \(runID) was already deleted")
+        }
+        return Response(status: .noContent)
     }
 
     /// `GET /v1/runs/{id}/markers/resolve?marker=…` (invite or owner token): where a typed
@@ -112,6 +166,28 @@ extension VoicemsgAPI {
             throw HTTPError(.badRequest, message: "wait must be a number of seconds from 0 to \(Int(longestWaitSeconds))")
         }
         return wait
+    }
+
+    /// `GET /v1/runs/{id}/manifest` (owner token): the ready messages in playing order, what
+    /// the runner's app downloads before the run.
+    func manifest(_ request: Request, _ context: VoicemsgRequestContext) async throws -> ManifestResponse {
+        let runID = try Self.validID(context.parameters.get("runID"))
+        let run = try await authorize(context, runID: runID, needsOwner: true)
+        let all = try await store.records.messages(runID: runID)
+        let ready = all.filter { $0.status == .ready }.sorted {
+            ($0.markerMeters, $0.createdAt, $0.id) < ($1.markerMeters, $1.createdAt, $1.id)
+        }
+        return ManifestResponse(
+            run: .init(id: run.id, title: run.title, plannedDistanceMeters: run.plannedDistanceMeters),
+            messages: ready.map { record in
+                ManifestResponse.Message(
+                    id: record.id, marker: record.marker, markerMeters: record.markerMeters,
+                    sender: record.sender, durationSeconds: record.durationSeconds ?? 0,
+                    bytes: record.audioBytes ?? 0, sha256: record.audioSHA256 ?? "",
+                    audioURL: "/v1/messages/\(record.id)/audio")
+            },
+            pending: all.count { $0.status == .queued || $0.status == .processing },
+            failed: all.count { $0.status == .failed })
     }
 
     /// Sorted keys, so the same messages always give the same bytes and the same ETag.
