@@ -45,6 +45,12 @@ struct MessageResponse: ResponseEncodable, Decodable {
     }
 }
 
+/// `POST /v1/messages/{id}/played` body: where the runner was when the app played it.
+struct PlayedRequest: Decodable {
+    var atMeters: Double
+    var runSeconds: Double
+}
+
 /// `GET /healthz` answer.
 struct HealthResponse: ResponseEncodable, Decodable {
     var status: String

@@ -1,13 +1,15 @@
+import AudioPipeline
 import Foundation
 import HTTPTypes
 import Hummingbird
+import RunTracking
 
-/// `POST /v1/messages/{id}/played` body: where the runner was when the app played it.
-struct PlayedRequest: Decodable {
-    var atMeters: Double
-    var runSeconds: Double
-}
-
+/// The message routes, in the order of docs/api.md's "Messages": the upload, the status (a long
+/// poll), the deletion and the played report. The audio is a file of its own
+/// (`VoicemsgAPI+Audio.swift`): its containers, ranges and tags are a subject of their own. An
+/// upload is refused before its body is read wherever a limit allows (`UploadSlots`,
+/// `UploadAdmission`), and that refusal still reads the body on, so that a client that sends
+/// everything before it reads is told why.
 extension VoicemsgAPI {
     /// The longest `?wait=` a status request may ask for, in seconds.
     static let longestWaitSeconds = 30.0
@@ -17,6 +19,104 @@ extension VoicemsgAPI {
     /// Bounds of a played report: 1000 km, and 30 days.
     static let longestPlayedMeters = 1_000_000.0
     static let longestPlayedRunSeconds = 30 * 86_400.0
+
+    /// `POST /v1/runs/{runID}/messages?marker=…&sender=…` (invite or owner token): the recording,
+    /// answered 202 once it and its message are stored.
+    func upload(_ request: Request, _ context: VoicemsgRequestContext) async throws
+        -> EditedResponse<UploadResponse>
+    {
+        let runID = try Self.validID(context.parameters.get("runID"))
+        let run = try await authorize(context, runID: runID, needsOwner: false)
+        guard let markerText = request.uri.queryParameters.get("marker") else {
+            throw HTTPError(.badRequest, message: "the marker query parameter is required, as in ?marker=5km")
+        }
+        let marker: DistanceMarker
+        let markerMeters: Double
+        do {
+            marker = try DistanceMarker(parsing: markerText)
+            markerMeters = try RunBounds.checkedMarkerMeters(
+                marker.resolvedMeters(plannedDistance: run.plannedDistanceMeters))
+        } catch let error as RunTrackingError {
+            throw HTTPError(.badRequest, message: error.description)
+        }
+        let sender = try request.uri.queryParameters.get("sender").map { try Self.checkedText($0, name: "sender") }
+        let idempotencyKey = request.headers[HTTPField.Name("Idempotency-Key")!]
+        if let idempotencyKey, idempotencyKey.isEmpty || idempotencyKey.count > 200 {
+            throw HTTPError(.badRequest, message: "Idempotency-Key must have 1 to 200 characters")
+        }
+        // Refused before its body is read (too many at once, queue full, rate, run full): the
+        // answer waits for the body, so that a client that sends it all first still reads it.
+        do {
+            return try await uploadSlots.withSlot {
+                try await admission.admit(runID: run.id, tokenHash: try Self.credential(context).tokenHash, store: store)
+                return try await spoolAndEnqueue(
+                    request, run: run, marker: marker, markerMeters: markerMeters, sender: sender,
+                    idempotencyKey: idempotencyKey)
+            }
+        } catch let refusal as UploadRefusal {
+            throw await spooler.lingering(refusal.error, body: request.body)
+        }
+    }
+
+    /// The admitted upload: spooled, sniffed and enqueued, answered 202.
+    func spoolAndEnqueue(
+        _ request: Request, run: RunRecord, marker: DistanceMarker, markerMeters: Double, sender: String?,
+        idempotencyKey: String?
+    ) async throws -> EditedResponse<UploadResponse> {
+        let spooled = try await spoolBody(request)
+        defer { try? FileManager.default.removeItem(at: spooled.file) }
+        // Refused now, by its first bytes, rather than accepted and failed by a worker later.
+        if let refusal = AudioSniffer.refusal(prefix: spooled.prefix) {
+            throw HTTPError(.unsupportedMediaType, message: refusal)
+        }
+
+        let fingerprint = IdempotencyFingerprint.make(
+            bodySHA256: spooled.sha256, marker: marker.canonical, sender: sender)
+        let senderToken = SecureIdentifier.makeToken()
+        let newID = SecureIdentifier.makeID()
+        let record = try await enqueueUnlessFull(
+            NewMessage(
+                id: newID, runID: run.id, marker: marker.canonical,
+                markerMeters: markerMeters, sender: sender, idempotencyKey: idempotencyKey,
+                maxAttempts: configuration.maxAttempts,
+                senderTokenHash: SecureIdentifier.hash(token: senderToken),
+                requestFingerprint: fingerprint),
+            spooled: spooled)
+        // A replay returns the first message, whose token is stored only as a hash.
+        let created = record.id == newID
+        if !created { try IdempotencyFingerprint.checkReplay(of: record, fingerprint: fingerprint) }
+        // Only a new message counts as an upload; a replay stored nothing.
+        if created { metrics.recordUpload() }
+        return EditedResponse(
+            status: .accepted,
+            response: UploadResponse(id: record.id, status: record.status, senderToken: created ? senderToken : nil))
+    }
+
+    /// Stores the message, answering 507 when the database's disk is full: the transaction
+    /// rolled back, nothing was stored, and the client may try again once space returns.
+    func enqueueUnlessFull(_ message: NewMessage, spooled: UploadSpooler.Spooled) async throws -> MessageRecord {
+        do {
+            return try await store.queue.enqueue(message, originalFile: spooled.file, length: spooled.length)
+        } catch let error as StoreError where error.code == .storageFull {
+            throw UploadSpooler.diskFull
+        }
+    }
+
+    /// Spools the streamed body to disk (refusing it with 413 past the limit), hashing it and
+    /// keeping its first bytes as it goes, so a slow or stalled upload holds no memory while it
+    /// arrives and the whole body is never read back to be checked.
+    func spoolBody(_ request: Request) async throws -> UploadSpooler.Spooled {
+        try await spooler.spool(
+            request.body, declaredLength: request.headers[.contentLength].flatMap(Int.init))
+    }
+
+    var spooler: UploadSpooler {
+        var spooler = UploadSpooler(
+            directory: configuration.spoolDirectory, limit: configuration.maxUploadBytes, threads: uploadThreads)
+        spooler.prefixLength = AudioSniffer.prefixLength
+        spooler.minimumBytesPerSecond = configuration.minimumUploadBytesPerSecond
+        return spooler
+    }
 
     /// `GET /v1/messages/{id}[?wait=N&status=S]`: the message, for the run's owner or invite
     /// token or the message's sender token.
