@@ -54,17 +54,4 @@ public struct VoicemsgAPI: Sendable {
         router.get("/metrics") { _, _ in try await renderMetrics() }
         return router
     }
-
-    func health() async throws -> HealthResponse {
-        _ = try await store.records.run(id: "healthz")
-        return HealthResponse(status: "ok")
-    }
-
-    func renderMetrics() async throws -> Response {
-        let text = metrics.render(queueDepth: try await store.records.statusCounts())
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
-    }
 }

@@ -50,8 +50,3 @@ struct PlayedRequest: Decodable {
     var atMeters: Double
     var runSeconds: Double
 }
-
-/// `GET /healthz` answer.
-struct HealthResponse: ResponseEncodable, Decodable {
-    var status: String
-}
