@@ -1,6 +1,10 @@
 import HTTPTypes
 import Hummingbird
 
+// The JSON the message routes answer, and the played report they read, as docs/api.md shows
+// it. Apart from the handlers so that one file lists the whole contract; each answer is also
+// `Decodable` because the tests read the server's answers back into these very types.
+
 /// `POST /v1/runs/{runID}/messages` answer.
 struct UploadResponse: ResponseEncodable, Decodable {
     var id: String

@@ -1,5 +1,9 @@
 import Hummingbird
 
+// The JSON the run routes read and answer, as docs/api.md shows it. Apart from the handlers so
+// that one file lists the whole contract; each answer is also `Decodable` because the tests
+// read the server's answers back into these very types.
+
 /// `POST /v1/runs` body.
 struct CreateRunRequest: Decodable {
     var title: String

@@ -3,6 +3,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
+/// `GET /v1/messages/{id}/audio`: docs/api.md describes it with the messages, and it has a file
+/// of its own because it is the one route that serves bytes rather than JSON, with everything
+/// that comes with them: the container asked for, entity tags per form, and ranges.
 extension VoicemsgAPI {
     /// The Ogg Opus bytes of a ready message, for the run's owner or the message's sender (so
     /// the sender hears what the runner will), with an ETag (the SHA-256)

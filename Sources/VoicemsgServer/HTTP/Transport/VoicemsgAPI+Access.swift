@@ -3,6 +3,10 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdAuth
 
+/// Who a request is and which run it opens, for every route that takes a token: the id in the
+/// path checked before anything reads it, 401 without a token, and one rule for owner and
+/// invite tokens. One place, so that every route refuses alike and a wrong token and an
+/// unknown run cannot be told apart.
 extension VoicemsgAPI {
     /// Checks an id from the path before anything else sees it; path-like ids get 400.
     static func validID(_ id: String?) throws -> String {

@@ -1,5 +1,7 @@
 import Hummingbird
 
+/// The same for a message in the path (its status, its audio, its deletion, its played report):
+/// the message's own sender token opens it as well as the run's tokens.
 extension VoicemsgAPI {
     /// Lets through the message's own sender token, the run's owner token, and, when
     /// `allowInvite`, the run's invite token; anything else gets 403.
