@@ -56,19 +56,6 @@ struct TruePath: Sendable {
     }
 }
 
-/// Metres per degree near a place, for drawing paths and moving fixes by a few metres.
-enum LocalMeters {
-    static let perDegreeLatitude = 111_132.954
-    static func perDegreeLongitude(at latitude: Double) -> Double { 111_319.488 * cos(latitude * .pi / 180) }
-
-    /// The place `east` and `north` metres from an origin.
-    static func offset(
-        _ origin: (latitude: Double, longitude: Double), east: Double, north: Double
-    ) -> (latitude: Double, longitude: Double) {
-        (origin.latitude + north / perDegreeLatitude, origin.longitude + east / perDegreeLongitude(at: origin.latitude))
-    }
-}
-
 extension TruePath {
     /// A real track made into a clean path: spikes dropped (more than 12 m/s from the last
     /// point kept), then a centred moving average over `window` points, which keeps street
