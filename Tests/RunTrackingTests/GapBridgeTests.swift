@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import RunTracking
+import TestSupport
 
 /// A gap of more than `gapSeconds` without fixes is bridged by the straight line, which cuts
 /// the bends run in between; the Doppler speeds on both sides say how far the runner went,
