@@ -204,6 +204,13 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // The GPX reader and RunSimulator, and RunTracking on real tracks: the tracker corpus
+        // (Corpus/, runs drawn on the streets of samples/gpx and replayed through RunSimulator)
+        // and the suites built on it or on the samples (real tracks, noise, saved state, stale
+        // fixes, the wasm build against the native one). Those test the tracker, but they read
+        // the tracks with GPXReader and replay them with RunSimulator, so they live beside
+        // GPXReplay; RunTrackingTests keeps to suites that need RunTracking alone, as the
+        // library does.
         .testTarget(name: "GPXReplayTests", dependencies: ["GPXReplay", "RunTracking", "TestSupport"]),
         .testTarget(
             name: "AudioPipelineTests",

@@ -6,6 +6,14 @@ import RunTracking
 /// would: the end of each playback at its exact time, and a `tick` at each wake-up the
 /// scheduler asks for. When the fixes end, the run finishes and every message left plays in
 /// turn.
+///
+/// It takes only RunTracking's types, yet it stays here, beside the GPX reader: it is the
+/// what-if replay of `voicemsg simulate` and of the tracker corpus, not something an app runs.
+/// An app, like the runner's page, drives `DistanceTracker` and `PlaybackReplay` (both in
+/// RunTracking) from live fixes; this adds what a report over a recorded track needs: each
+/// message's audio for the mixdown, the distance at every fix for the plot, and each start
+/// measured along the track's own points (`RecordedPath`). In RunTracking, that would widen the
+/// library the phone and the page link, and its Embedded build, for nothing they use.
 public enum RunSimulator {
     public static func simulate(
         fixes: [GPSFix], messages: [Message], configuration: Configuration = .init()
