@@ -48,6 +48,25 @@ import Testing
         }
     }
 
+    /// The runner's page must come back offline: the service worker keeps, when it installs,
+    /// every module the page imports, followed from runner.js through each `from "./…"`.
+    @Test func theServiceWorkerKeepsEveryModuleTheRunnersPageLoads() throws {
+        var loaded: Set<String> = []
+        var waiting = ["runner.js"]
+        while let name = waiting.popLast() {
+            guard loaded.insert(name).inserted else { continue }
+            for line in try Self.text(name).split(separator: "\n") {
+                guard let from = line.range(of: "from \"./") else { continue }
+                let rest = line[from.upperBound...]
+                if let end = rest.firstIndex(of: "\"") { waiting.append(String(rest[..<end])) }
+            }
+        }
+        let worker = try Self.text("service-worker.js")
+        let missing = loaded.filter { !worker.contains("\"/static/\($0)\"") }.sorted()
+        #expect(loaded.count > 5, "the page's modules were not found: \(loaded.sorted())")
+        #expect(missing.isEmpty, "service-worker.js does not keep \(missing), which the runner's page loads")
+    }
+
     @Test(arguments: ["/r/", "/runs/"])
     func pagesComeWithTheirSecurityHeadersAndAnETag(prefix: String) async throws {
         try await app.test(.router) { client in
