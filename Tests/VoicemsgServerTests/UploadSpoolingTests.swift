@@ -36,7 +36,13 @@ import Testing
     }
 
     @Test func wholeBodyWrittenBeforeReadingStillGets413AndStoresNothing() async throws {
-        try await TestServer.run({ $0.api.maxUploadBytes = 1_000_000 }) { server in
+        // The drain's time bound is not under test here; a machine busy with other suites may
+        // take longer than the default to push 30 MB through loopback.
+        let api: (inout ServerConfiguration) -> Void = {
+            $0.api.maxUploadBytes = 1_000_000
+            $0.api.refusedBodyDrainTime = .seconds(120)
+        }
+        try await TestServer.run(api) { server in
             let port = server.port
             let run = try await Self.createRun(port: port)
 

@@ -45,6 +45,11 @@ public struct APIConfiguration: Sendable {
     /// How long a body may take before `minimumUploadBytesPerSecond` is checked: the first
     /// seconds of an upload include the connection's slow start and a phone waking its radio.
     public static let uploadPaceGrace: Duration = .seconds(20)
+    /// How long the rest of a refused body (413) is read and discarded before the answer
+    /// closes the connection, so a client that writes its whole body before reading still
+    /// reads why. Default 5 s: a phone's 25 MB at loopback or LAN speed; past it the client
+    /// may see a reset instead of the 413.
+    public var refusedBodyDrainTime: Duration = .seconds(5)
     /// Where uploads are written while they arrive (see `UploadSpooler`). The server sets it
     /// inside the SQLite data folder; the default is the system's temporary folder.
     public var spoolDirectory: URL = FileManager.default.temporaryDirectory

@@ -115,6 +115,7 @@ extension VoicemsgAPI {
             directory: configuration.spoolDirectory, limit: configuration.maxUploadBytes, threads: uploadThreads)
         spooler.prefixLength = AudioSniffer.prefixLength
         spooler.minimumBytesPerSecond = configuration.minimumUploadBytesPerSecond
+        spooler.drainSeconds = configuration.refusedBodyDrainTime.inSeconds
         return spooler
     }
 
