@@ -75,9 +75,10 @@ extension DistanceTracker {
         /// longer than `longestChord` (metres). Defaults 8 s, 15 m and 25 m.
         ///
         /// A fixed 25 m chord spans half a minute at a walk and cuts the corners between; 15 m
-        /// keeps real tracks within 4% of their point-to-point sum at every pace. At a run the
-        /// wander (σ 3–5 m, correlated over tens of seconds) needs the longer chord to stay
-        /// under 2%, and 25 m still turns with the streets.
+        /// keeps real tracks within the tests' bound of their point-to-point sum at every pace
+        /// (`RealTrackPaceTests`). At a run the wander (σ 3–5 m, correlated over tens of
+        /// seconds) needs the longer chord to stay within the corpus's ±2%, and 25 m still
+        /// turns with the streets.
         public var chordSeconds: Double
         public var shortestChord: Double
         public var longestChord: Double
@@ -87,15 +88,15 @@ extension DistanceTracker {
         /// angle. Chords that run their full length are shortened by the wander the fixes show
         /// (see `unwandered`), at most by the spread `assumedAccuracy` allows.
         public var maximumTurn: Double
-        /// The noise of the device's Doppler speed, σ per axis of the velocity (m/s). A
-        /// speed is the length of a noisy velocity, so noise across the direction of travel
-        /// lengthens it, by σ²/2v: +0.6% at 0.8 m/s for σ 0.1 m/s, +2.5% for σ 0.2 m/s. That
-        /// bias is taken out before speeds are integrated, with the noise learnt from the
-        /// speeds (see `largestDopplerNoise`), but while fixes come less than 5 s apart never
-        /// less than this (see `independentSpeedSeconds`). Default 0.1 m/s, a phone's Doppler
-        /// speed under open sky: with a fix every second, successive speeds share most of their
-        /// error and show less than it. A device at σ 0.05 m/s is then counted 0.5% short at a
-        /// walk with a fix every second or two; at a run, under 0.5% either way.
+        /// The noise of the device's Doppler speed, σ per axis of the velocity (m/s). A speed is
+        /// the length of a noisy velocity, so noise across the direction of travel lengthens it, by
+        /// σ²/2v: +0.6% at 0.8 m/s for σ 0.1 m/s, +2.5% for σ 0.2 m/s. That bias is taken out
+        /// before speeds are integrated, with the noise learnt from the speeds (see
+        /// `largestDopplerNoise`), but while fixes come less than 5 s apart never less than this
+        /// (see `independentSpeedSeconds`). Default 0.1 m/s, a phone's Doppler speed under open
+        /// sky: with a fix every second, successive speeds share most of their error and show less
+        /// than it. A device better than the floor is then counted a little short at a walk with
+        /// dense fixes, and about right at a run (docs/tracker.md, "The rules in the sources").
         public var dopplerNoise: Double
         /// The Doppler noise is learnt from the speeds themselves (see `learnDopplerNoise`),
         /// never below `dopplerNoise` nor above this (m/s). Default 0.25 m/s: phones report

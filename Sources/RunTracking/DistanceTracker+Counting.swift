@@ -79,12 +79,12 @@ extension DistanceTracker {
     /// fix every 5 s or more) and less when they are correlated (a second apart), so the
     /// estimate does not overshoot on noise alone; winsorising at 9 times the estimate keeps
     /// a walk break or a sprint from inflating it. The mean is exponential over about 20
-    /// fixes. With `dopplerNoise` alone, σ 0.2 m/s speeds at 0.8 m/s a fix every 15 s were
-    /// counted 4% long on a switchback trail; learnt, 1.7%.
+    /// fixes. With `dopplerNoise` alone, a noisy device's speeds at a slow walk with sparse
+    /// fixes are counted long: the bias taken out is too small for them.
     ///
-    /// The floor is for close fixes, whose shared error hides part of the noise. Sparser
-    /// speeds show all of it, and there the floor only took too much off a good device's:
-    /// σ 0.05 m/s speeds at 0.8 m/s, a fix every 5 to 15 s, were counted 0.5 to 1% short.
+    /// The floor is for close fixes, whose shared error hides part of the noise. Sparser speeds
+    /// show all of it, and there the floor would only take too much off a good device's, and count
+    /// its slow walks short (the figures: docs/tracker.md, "The rules in the sources").
     @inline(__always)
     private mutating func learnDopplerNoise(_ difference: Double, seconds: Double) {
         let half = difference * difference / 2
@@ -95,13 +95,11 @@ extension DistanceTracker {
         dopplerVariance = min(max(measuredDopplerVariance, floor), max(largest, floor))
     }
 
-    /// How far apart two Doppler speeds are when their errors are as good as independent, so
-    /// that what they differ by shows all of the noise. 5 s: a phone's speed error lasts a
-    /// few seconds (the corpus's, 3 s: successive speeds 5 s apart share a fifth of it).
-    /// `dopplerNoise` is the floor only for closer ones. On the corpus, 789 of 895 starts on
-    /// time (786 of 892 with the floor at every spacing); on the wider corpus's slow phone
-    /// walkers (0.8 and 1.2 m/s, a fix every 5 to 15 s), 663 of 881 (614 of 874), median
-    /// error 0.29% (0.42%).
+    /// How far apart two Doppler speeds are when their errors are as good as independent, so that
+    /// what they differ by shows all of the noise. 5 s: a phone's speed error lasts a few seconds
+    /// (the corpus's, 3 s: successive speeds 5 s apart share a fifth of it). `dopplerNoise` is the
+    /// floor only for closer ones; a floor at every spacing puts fewer of the slow phone walkers'
+    /// messages on time (docs/tracker.md, "The rules in the sources").
     static let independentSpeedSeconds = 5.0
 
     /// Geometric counting, when the device reports no speed: standing still by the filtered
@@ -152,11 +150,11 @@ extension DistanceTracker {
     /// current speed (15 to 25 m) most of that sideways wander cancels. A turn sharper than
     /// `maximumTurn` ends the chord at the previous position, so corners are not cut.
     ///
-    /// A chord ends at the fix nearest its length: within half a step of it, the next step
-    /// would overshoot it by more than this one falls short. With steps as long as the chord
-    /// (5 m/s, a fix every 5 s) a step a little short of it waited for the next, and the chord
-    /// across two steps cut the bend between them: a clean city track was counted 2.2% short,
-    /// 0.9% under its point-to-point sum (0.8% short with this). Steps under a fifth of the
+    /// A chord ends at the fix nearest its length: within half a step of it, the next step would
+    /// overshoot it by more than this one falls short. With steps as long as the chord (5 m/s, a
+    /// fix every 5 s) a step a little short of it would wait for the next, and the chord across two
+    /// steps would cut the bend between them, counting a clean city track short even of its
+    /// point-to-point sum (docs/tracker.md, "The rules in the sources"). Steps under a fifth of the
     /// chord (dense fixes) leave it as it was: there the nearest fix is within a metre or two.
     private mutating func countChord(to current: PlanePoint, speed: Double, elapsed: Double) {
         // In squares, without the chord's square root: it ran at every fix, and the chord is
@@ -176,9 +174,9 @@ extension DistanceTracker {
             if oneStep { lastStepChord = chord }
             return
         }
-        // A turn is judged once the chord is 2 m long: from 5 m, a 4 m hairpin was already
-        // half turned before its first cut, and its corners were lost (2.6% on a clean
-        // switchback trail at a walk).
+        // A turn is judged once the chord is 2 m long: from 5 m, a 4 m hairpin is already
+        // half turned before its first cut, and its corners are lost (a clean switchback
+        // trail at a walk counted short; docs/tracker.md).
         guard squared > 4 else { return }
         // The angle between the chord and the heading is wider than `maximumTurn` when
         // dot < cos(maximumTurn) × chord × speed; squared, for a positive dot.
@@ -204,19 +202,18 @@ extension DistanceTracker {
 }
 
 extension DistanceTracker {
-    /// How long the mean of the fixes in `hasSettled` looks back. 15 s: at 10 s a walker at
-    /// 0.8 m/s with σ 3 m of wander was still taken for standing at 16% of the fixes (at
-    /// 15 s, 6%; 30% before); at 20 s, 3%, but a runner stopping at a traffic light under
-    /// σ 5 m was found standing only after 30 s, and the wander counted meanwhile put every
-    /// later message 25 m further off.
+    /// How long the mean of the fixes in `hasSettled` looks back. 15 s: shorter, a slow walker
+    /// whose fixes wander is still often taken for standing; longer, a runner stopping at a traffic
+    /// light is found standing late, and the wander counted meanwhile puts every later message
+    /// further off (docs/tracker.md, "The rules in the sources").
     static let settlingSeconds = 15.0
     static let inverseSettlingSeconds = 1 / settlingSeconds
-    /// The fixes' mean trails a runner at speed v by v × `settlingSeconds`; within
-    /// `settledSpeed` × `settlingSeconds` (6.75 m) of it, the runner has settled. 0.45 m/s,
-    /// just under `stillSpeed`: at 0.5 m/s a walker at 0.8 m/s with σ 3 m was still stopped
-    /// six times in 75 minutes, and a marker fell in one of the 25 m jumps out; at 0.425 m/s
-    /// a traffic-light stop under σ 5 m was found so late that the wander counted meanwhile
-    /// put the rest of the run 40 m ahead.
+    /// The fixes' mean trails a runner at speed v by v × `settlingSeconds`; within `settledSpeed` ×
+    /// `settlingSeconds` (6.75 m) of it, the runner has settled. 0.45 m/s, just under `stillSpeed`:
+    /// at `stillSpeed` itself a slow walker whose fixes wander is still stopped now and then, and a
+    /// marker can fall in a jump out of the still circle; lower, a traffic-light stop is found so
+    /// late that the wander counted meanwhile puts the rest of the run ahead (docs/tracker.md, "The
+    /// rules in the sources").
     static let settledSpeed = 0.45
 
     /// Whether the filtered position is within `settledSpeed × settlingSeconds` (6.75 m) of
@@ -239,15 +236,15 @@ extension DistanceTracker {
     /// How much longer the bend a chord ended by a turn ran along is than the chord: the arc
     /// of a circle over the chord, whose tangent at the chord's end is the heading.
     ///
-    /// On a steady bend the chord points along the mean heading over it, so the turn test
-    /// ends it only once the heading has turned twice `maximumTurn` since it began: each such
-    /// chord spans 60° of the bend and is 4.5% shorter than it. A switchback's hairpins are
-    /// all bend, and a clean trail at 1.2 m/s was counted 1.1% short. An arc whose tangent
-    /// at its end is α off its chord is α / sin α times the chord; α is taken no wider than
-    /// `maximumTurn`, as the turn test let the chord through at the fix before (a wider
-    /// angle, with the heading one fix later, is mostly that fix's own turn or noise).
-    /// Chords that run their full length are left alone: on them the filter's own swing
-    /// outwards on bends already outweighs what they cut.
+    /// On a steady bend the chord points along the mean heading over it, so the turn test ends it
+    /// only once the heading has turned twice `maximumTurn` since it began: each such chord spans
+    /// 60° of the bend and is 4.5% shorter than it. A switchback's hairpins are all bend, and
+    /// without this a clean switchback trail at a walk is counted short (docs/tracker.md, "The
+    /// rules in the sources"). An arc whose tangent at its end is α off its chord is α / sin α
+    /// times the chord; α is taken no wider than `maximumTurn`, as the turn test let the chord
+    /// through at the fix before (a wider angle, with the heading one fix later, is mostly that
+    /// fix's own turn or noise). Chords that run their full length are left alone: on them the
+    /// filter's own swing outwards on bends already outweighs what they cut.
     @inline(__always)
     private func arcOverChord(east: Double, north: Double, length: Double, speed: Double) -> Double {
         guard length > 0, speed > 0 else { return 1 }
@@ -261,15 +258,15 @@ extension DistanceTracker {
     /// chord spans just that one step (fixes sparser than a chord, `chordSeconds`): the arc
     /// of the circle through the chord before and this one.
     ///
-    /// With a fix every 10 or 15 s a chord runs from fix to fix, and cuts the bend between
-    /// them; with denser fixes the filter's swing outwards on bends makes up for it (see
-    /// `arcOverChord`), but between two sparse fixes it has nothing to swing on. On a city
-    /// track at 3.5 m/s with a fix every 10 s (σ 3 m) the point-to-point sum was 1.4% short
-    /// of the true path, and so was the tracker (1.36%; 1.13% with this). Two
-    /// chords φ apart lie on a circle whose arc over the second is (φ/2) / sin(φ/2) times
-    /// it. Only bends are taken as arcs: φ counts up to `maximumTurn`, as a sharper turn is a
-    /// corner, whose way a circle does not tell, or a wrong fix. Noise barely reaches it: a
-    /// few metres across a 50 m chord turn it by 0.1 rad, 0.04% of its length.
+    /// With a fix every 10 or 15 s a chord runs from fix to fix, and cuts the bend between them;
+    /// with denser fixes the filter's swing outwards on bends makes up for it (see `arcOverChord`),
+    /// but between two sparse fixes it has nothing to swing on: on a city track with a fix every 10
+    /// s the point-to-point sum is short of the true path, and without this so is the tracker
+    /// (docs/tracker.md, "The rules in the sources"). Two chords φ apart lie on a circle whose arc
+    /// over the second is (φ/2) / sin(φ/2) times it. Only bends are taken as arcs: φ counts up to
+    /// `maximumTurn`, as a sharper turn is a corner, whose way a circle does not tell, or a wrong
+    /// fix. Noise barely reaches it: a few metres across a 50 m chord turn it by 0.1 rad, 0.04% of
+    /// its length.
     @inline(__always)
     private func bendOverChord(_ chord: PlanePoint, squared: Double) -> Double {
         let before = lastStepChord.east * lastStepChord.east + lastStepChord.north * lastStepChord.north

@@ -9,12 +9,12 @@ extension DistanceTracker {
     /// and heading puts it on the line. Clean fixes, or a device that smooths its own, teach
     /// a rate near 0; σ 5 m wandering over 30 s, about 1.7 m²/s.
     ///
-    /// Corners also put a fix off the line, more the sparser the fixes. Each sample is
-    /// winsorised at twice the rate so far (at least 0.05 m²/s), so a corner barely moves it
-    /// while wander, at every fix, does. Samples of wander alone are spread exponentially, so
-    /// the winsorised mean is 86% of the rate: winsorised at 3 or 9 times instead, corners at a
-    /// fix every 10 s and the hairpins of a switchback at 2.5 m/s teach a rate that cuts 2 to
-    /// 3% of their length. The mean is exponential over about 20 fixes (learnt at every other
+    /// Corners also put a fix off the line, more the sparser the fixes. Each sample is winsorised
+    /// at twice the rate so far (at least 0.05 m²/s), so a corner barely moves it while wander, at
+    /// every fix, does. Samples of wander alone are spread exponentially, so the winsorised mean is
+    /// 86% of the rate. Winsorised at 3 or 9 times instead, corners at sparse fixes and a
+    /// switchback's hairpins teach a rate that cuts part of their length (docs/tracker.md, "The
+    /// rules in the sources"). The mean is exponential over about 20 fixes (learnt at every other
     /// fix, with the rate from every other fix learnt at the fixes between).
     @inline(__always)
     mutating func learnWander(step: PlanePoint, seconds: Double) {
@@ -59,15 +59,14 @@ extension DistanceTracker {
         }
     }
 
-    /// The part of the learnt rate that is the fixes' error wandering, not the runner's own
-    /// bends nor each fix's own white error: a random walk puts a fix off the line through
-    /// the two before by the same rate whatever the spacing, a smooth bend by twice the rate
-    /// at twice the spacing, and white error by half the rate (it does not grow with the
-    /// seconds between fixes; see `whiteOffset`). With the white part taken out of both, the
-    /// rate learnt from every other fix, r₂ = W + 2B, against the rate from every fix,
-    /// r₁ = W + B, gives W = 2r₁ − r₂. On Gauss–Markov error r₂/r₁ stays near 1 (0.98 to
-    /// 1.18 on the corpus); on real tracks without added noise it is 1.25 to 4: most of what
-    /// they teach is bends.
+    /// The part of the learnt rate that is the fixes' error wandering, not the runner's own bends
+    /// nor each fix's own white error: a random walk puts a fix off the line through the two before
+    /// by the same rate whatever the spacing, a smooth bend by twice the rate at twice the spacing,
+    /// and white error by half the rate (it does not grow with the seconds between fixes; see
+    /// `whiteOffset`). With the white part taken out of both, the rate learnt from every other fix,
+    /// r₂ = W + 2B, against the rate from every fix, r₁ = W + B, gives W = 2r₁ − r₂. On
+    /// Gauss–Markov error r₂/r₁ stays near 1; on real tracks without added noise it is well above:
+    /// most of what they teach is bends (docs/tracker.md, "The rules in the sources").
     @inline(__always)
     var randomWanderRate: Double {
         // Each rate less its white share, as the slow means tell it: shares, not rates, so
@@ -108,11 +107,11 @@ extension DistanceTracker {
         return offset * offset > scatterSquared ? (offset - 0.1 * steadyOffset) / 0.9 : 0
     }
 
-    /// The weight of a new sample in the slow means of `whiteOffset`: an even mean until
-    /// they span 10 minutes, then exponential over that long. They leave out the first
-    /// `unsteadySamples` samples from every other fix (and the samples from every fix
-    /// between), which each rate's winsorising cuts short while its own mean is still
-    /// rising from 0: with them, σ 1.5 m of white error reads as 10% less than it is.
+    /// The weight of a new sample in the slow means of `whiteOffset`: an even mean until they span
+    /// 10 minutes, then exponential over that long. They leave out the first `unsteadySamples`
+    /// samples from every other fix (and the samples from every fix between), which each rate's
+    /// winsorising cuts short while its own mean is still rising from 0: with them, white error
+    /// reads as less than it is (docs/tracker.md, "The rules in the sources").
     @inline(__always)
     func steadyWeight(seconds: Double) -> Double {
         max(seconds * Self.inverseSteadySeconds, 1 / Double(steadySamples - Self.unsteadySamples))
@@ -129,19 +128,20 @@ extension DistanceTracker {
     /// A chord between filtered positions (its square in, its length out) without the
     /// length that wander adds to it.
     ///
-    /// Across the chord, wander of spread s² per axis lengthens it by about s²/2c; along it,
-    /// it adds nothing on average. `√(c² − s²)` takes the first out. This is what the
-    /// chords alone cannot do at a walk: σ 5 m of wander on a 400 m track at 1.2 m/s, every
-    /// 2 s, counts 4.2% long with 15 m chords, and longer chords cut the bends.
+    /// Across the chord, wander of spread s² per axis lengthens it by about s²/2c; along it, it
+    /// adds nothing on average. `√(c² − s²)` takes the first out. This is what the chords alone
+    /// cannot do at a walk: wander on a 400 m track at a walk with dense fixes still counts long
+    /// with 15 m chords (docs/tracker.md, "The rules in the sources"), and longer chords cut the
+    /// bends.
     ///
-    /// The spread over the chord's seconds is `wanderShare` × `randomWanderRate` × seconds
-    /// (kept in `unwanderingRate`): the random part only, since the whole learnt rate holds
-    /// the runner's bends too, which are no error. A share of the whole rate cannot serve both:
-    /// 1 takes 4.2% off real tracks' point-to-point sum, and 0.85 leaves the wander in (a
-    /// walker at 1.2 m/s with σ 4 m, a fix every 5 s, ends 66 m ahead at a marker). It is
-    /// never more than 2σ², the whole error of both ends (σ `assumedAccuracy`), and a chord is
-    /// never shortened by more than a tenth. Only full chords are corrected: a chord ended by a
-    /// turn is mostly a real bend, and correcting those would cut a switchback's hairpins.
+    /// The spread over the chord's seconds is `wanderShare` × `randomWanderRate` × seconds (kept in
+    /// `unwanderingRate`): the random part only, since the whole learnt rate holds the runner's
+    /// bends too, which are no error. A share of the whole rate cannot serve both: one large enough
+    /// to take the wander out takes too much off real tracks, and one small enough for real tracks
+    /// leaves the wander in (docs/tracker.md, "The rules in the sources"). It is never more than
+    /// 2σ², the whole error of both ends (σ `assumedAccuracy`), and a chord is never shortened by
+    /// more than a tenth. Only full chords are corrected: a chord ended by a turn is mostly a real
+    /// bend, and correcting those would cut a switchback's hairpins.
     @inline(__always)
     func unwandered(squared chord: Double, seconds: Double) -> Double {
         let sigma = configuration.assumedAccuracy
@@ -152,8 +152,8 @@ extension DistanceTracker {
 
 extension DistanceTracker {
     /// The share of the random wander rate a chord's spread takes. 1.25: the winsorised mean
-    /// is 86% of the rate (1/0.86 = 1.16), and on the tuning corpus 1.2 to 1.3 leave the least
-    /// error along the way, while real tracks stay within 4% of their point-to-point sum
-    /// (docs/tracker.md, "Settings and their figures").
+    /// is 86% of the rate (1/0.86 = 1.16), and a little more leaves the tuning set the least
+    /// error along the way while real tracks keep within the tests' bound of their
+    /// point-to-point sum (docs/tracker.md, "Settings and their figures").
     static let wanderShare = 1.25
 }

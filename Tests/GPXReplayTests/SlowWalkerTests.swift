@@ -21,7 +21,7 @@ struct SlowWalkerTests {
         }
         let share = Double(still) / Double(run.fixes.count)
         print(String(format: "walker at 0.8 m/s, σ 3 m, seed %llu: taken for standing still at %.1f%% of the fixes", seed, share * 100))
-        // Without the settling rule (`hasSettled`), 28 to 31% of the fixes.
+        // Without the settling rule (`hasSettled`) far more (docs/tracker.md).
         #expect(share < 0.15)
     }
 }
