@@ -89,7 +89,8 @@ let package = Package(
         ),
         // FFmpeg's demuxers and decoders in a process of their own, for the recordings libsndfile
         // cannot read and for every upload the server takes: a crafted file can crash it and
-        // nothing else, and voicemsg never loads FFmpeg's 28 MiB of libraries.
+        // nothing else, and voicemsg never loads FFmpeg's libraries (what they cost to load:
+        // docs/benchmarks.md, the decoder's floor).
         .executableTarget(
             name: "voicemsg-decode", dependencies: ["CFFmpeg", "DecoderWire", "DecoderSandbox"],
             linkerSettings: packedRelocations

@@ -16,8 +16,8 @@ import Foundation
 /// status and the process id are the server's own).
 ///
 /// The server brings SwiftNIO, Hummingbird, PostgresNIO, GRDB and BoringSSL. Linked into the
-/// encoder they made every `voicemsg encode` load and relocate a 180 MB binary before reading
-/// a sample; apart, the encoder starts in a fraction of the memory.
+/// encoder they would make every `voicemsg encode` load and relocate all of the server's code
+/// before reading a sample; apart, the encoder starts in a fraction of the memory.
 enum ServerHandOff {
     static let program = "voicemsg-server"
     static let commands = ["serve", "worker"]

@@ -111,8 +111,8 @@ import TestSupport
         let result = try ExternalProcess.run(
             time, ["-f", "%M", "-o", rss, CommandLine.executable, "encode", input,
                    "-o", outputs.appendingPathComponent("out.opus").path, "--marker", "1km"],
-            // A debug build spends about 15 s of CPU on the two-hour file's first ten minutes;
-            // a test run that shares two cores with everything else may stretch that far.
+            // A debug build spends many seconds of CPU on the two-hour file's first ten
+            // minutes, and a test run that shares two cores with everything else stretches that.
             timeout: 300)
         let kilobytes = try String(contentsOfFile: rss, encoding: .utf8).split(separator: "\n").last.flatMap { Int($0) }
         print("\(testCase.rawValue): exit \(result.status), \(kilobytes ?? -1) KB peak RSS: \(result.standardError.trimmingCharacters(in: .newlines))")

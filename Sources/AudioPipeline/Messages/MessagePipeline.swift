@@ -202,9 +202,9 @@ public struct MessagePipeline: Sendable {
 
     /// How far Opus at speech bitrates typically lifts the true peaks of limited speech, in dB,
     /// and how much loudness it takes away (it drops the band above 12 kHz that K-weighting
-    /// favours), in LU; measured on espeak-ng and sample messages at 24 kb/s. The first pass
-    /// aims accordingly, so that it usually needs no second one. Every 0.1 dB aimed lower is
-    /// more limiting: 1.2 cost about 0.03 PESQ-WB against 1.0, and 0.7 overshot.
+    /// favours), in LU, at 24 kb/s. The first pass aims accordingly, so that it usually needs
+    /// no second one. Every 0.1 dB aimed lower is more limiting, and too little overshoots
+    /// (docs/benchmarks.md, "Defaults chosen on the bench").
     static let expectedCodecOvershoot = 1.0
     static let expectedCodecLoudnessShift = -0.4
     static let maximumPasses = 4

@@ -16,8 +16,8 @@ import Foundation
 /// SHA-256 of a file, by the platform's own crypto library: CommonCrypto on Apple platforms,
 /// OpenSSL's libcrypto (EVP) elsewhere, opened with `dlopen` the first time a file is checked.
 /// Only a message that needs the noise suppressor checks files, so a clean message never
-/// loads either, and linking a crypto package into every binary would cost each run about a
-/// megabyte of resident pages.
+/// loads either, and linking a crypto package into every binary would cost each run resident
+/// pages for code it seldom needs.
 enum FileDigest {
     /// The lower-case hex SHA-256 of the file at `path`, read a megabyte at a time.
     static func sha256(ofFileAt path: String) throws -> String {

@@ -13,7 +13,8 @@
 /// `.noSpeech`: an empty message must never reach a runner.
 ///
 /// Cost: one pass of four biquads and a zero-crossing count per sample, a few operations per
-/// frame, and no allocation per sample: a 60 s message takes about 25 ms of CPU in release.
+/// frame, and no allocation per sample, so it is a small share of an encode (docs/benchmarks.md,
+/// "Cost", counts its instructions with the conditioning's).
 public struct SpeechTrimmer: Sendable {
     public var configuration: Configuration
 

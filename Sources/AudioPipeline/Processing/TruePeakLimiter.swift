@@ -26,8 +26,8 @@ public struct TruePeakLimiter: Sendable {
         /// The release time constant, in seconds. Default: 50 ms. A release much longer holds
         /// the gain down through the next syllables, so more make-up gain is needed and the
         /// result is compression that lifts the room noise; much shorter and the gain follows
-        /// single pitch periods. On the bench's messages (PESQ-WB against bare Opus) 30-80 ms
-        /// did best, 200 ms cost about 0.05 and 500 ms or more 0.15-0.9.
+        /// single pitch periods. Chosen on the bench's clarity rows (docs/benchmarks.md,
+        /// "Defaults chosen on the bench").
         public var releaseSeconds: Double = 0.050
         public init() {}
     }

@@ -25,7 +25,9 @@ public struct APIConfiguration: Sendable {
     /// Uploads each bearer token may start per minute; more get 429 with `Retry-After`.
     public var uploadsPerMinutePerToken: Int = 60
     /// Uploads spooled and stored at once; more get 503 with `Retry-After` (`UploadSlots`).
-    /// Default 128: about 1 MiB of memory each at full speed, so a flood stays well under 256 MB.
+    /// Default 128: each holds its batch and NIO's buffers while it streams, so a flood stays
+    /// within a small, known memory (what 100 at once cost: docs/operations.md, "Load and
+    /// faults").
     public var maxConcurrentUploads: Int = 128
     /// Messages a run may hold; more get 409.
     public var maxMessagesPerRun: Int = 1_000

@@ -6,8 +6,8 @@ import NIOConcurrencyHelpers
 /// with `Retry-After` before its body is read (Hummingbird then reads and discards the body, so a
 /// client that sends it all before reading still reads the answer).
 ///
-/// Each upload in progress holds about 1 MiB (its batch, NIO's buffers, its task) and a file;
-/// a bound keeps a flood of them within a known memory and descriptor budget, and a client told
+/// Each upload in progress holds memory (its batch, NIO's buffers, its task) and a file; a
+/// bound keeps a flood of them within a known memory and descriptor budget, and a client told
 /// to come back in a second loses little. A low bound does not lighten the load: the refused
 /// bodies must still be read (for the answer to reach clients that send before they read), so
 /// it concentrates the work rather than removing it (docs/operations.md, "Load and faults").

@@ -14,9 +14,10 @@ struct PostgresJobQueue: JobQueue {
     let changes: MessageChangeSignal
     /// Uploads on their way into PostgreSQL, one at a time: each goes whole into one bind
     /// message (copied twice on the way, as a ByteBuffer and into the connection's outbound
-    /// buffer), so forty concurrent 20 MB uploads raised the server to 982 MB. The rest wait
-    /// on disk, in the spool, for their turn. One at a time, 100 concurrent 25 MB uploads peak
-    /// at 236 MB (two: 328 MB); on loopback PostgreSQL takes one in about 0.3 s.
+    /// buffer), so the server's memory grows with every upload sent at once. The rest wait on
+    /// disk, in the spool, for their turn, and a single upload goes in quickly enough that one
+    /// at a time keeps up. What one, two and unbounded cost under load: docs/operations.md,
+    /// "Load and faults" (`make soak SOAK=pgload`).
     let originalsInFlight = AsyncGate(limit: Self.originalsInFlightLimit)
     static let originalsInFlightLimit = 1
 
