@@ -16,7 +16,7 @@ public struct Conditioner: Sendable {
         public static let highPassRange = 0.0...300.0
         /// 1 (6 dB/octave) or 2 (Butterworth, 12 dB/octave). Default: 1. The steeper filter
         /// also takes the low end of a noisy room, and PESQ-WB holds that against the
-        /// message: on the bench's noisy message it cost 0.05-0.1 more than bare Opus.
+        /// message (docs/benchmarks.md, "Defaults chosen on the bench").
         public var highPassOrder: Int = 1
         public init() {}
     }

@@ -60,14 +60,16 @@ public struct Denoiser: Sendable {
         /// takes off costs intelligibility (STOI) at low SNR instead of adding it.
         public var speechLikeNoiseAttenuationLimit: Double = 6
         /// Noise whose quietest frames waver by more than this many dB (a standard deviation)
-        /// is speech-like. Default: 2 dB: steady noise wavers by 0.3 to 1.3 dB, babble by 2 to 6.
+        /// is speech-like. Default: 2 dB, between how much steady noise and babble waver
+        /// (docs/benchmarks.md, "Speech-like noise").
         public var speechLikeNoiseSpread: Double = 2
         /// Noise that wavers by more than `steadyNoiseSpread` dB and whose quietest frames
         /// cross zero in the voice band fewer than `voicedCrossingRate` times a second is
         /// speech-like too: a short message in loud babble has few frames of the babble alone.
-        /// Defaults: 1.35 dB, 1500 a second (babble crosses about 1000-1400 times, brown noise
-        /// 1700, pink 3700).
+        /// Defaults: 1.35 dB, and 1500 a second, between how often babble and the steady noises
+        /// cross (docs/benchmarks.md, "Speech-like noise").
         public var steadyNoiseSpread: Double = 1.35
+        /// See `steadyNoiseSpread`.
         public var voicedCrossingRate: Double = 1500
         /// A recording whose speech stands at least this far above its noise floor, in dB, passes
         /// untouched. Default: 30 dB: quieter noise is under what Opus at speech bitrates keeps,
