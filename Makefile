@@ -99,10 +99,13 @@ soak-release: setup
 samples: setup
 	scripts/make-samples.sh
 
-# RunTracking's DocC catalogue (Sources/RunTracking/RunTracking.docc), the guide an app developer
-# reads, built with swift-docc-plugin; a warning (an unresolved symbol link) fails it.
-docs:
-	$(SWIFT) package generate-documentation --target RunTracking --warnings-as-errors
+# The DocC catalogues of the three libraries others import (Sources/<target>/<target>.docc):
+# RunTracking, the guide an app developer reads, AudioPipeline and GPXReplay. Built with
+# swift-docc-plugin, each into .build/plugins/Swift-DocC/outputs/<target>.doccarchive; a warning
+# (an unresolved symbol link) fails it. AudioPipeline and GPXReplay build against the C
+# libraries setup installs.
+docs: setup
+	$(SWIFT) package generate-documentation --target RunTracking --target AudioPipeline --target GPXReplay --warnings-as-errors
 
 clean:
 	rm -rf .build Benchmarks/.build out

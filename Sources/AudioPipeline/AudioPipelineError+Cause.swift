@@ -10,6 +10,7 @@ extension AudioPipelineError {
         /// The library's words for the failure, such as `invalid argument`.
         public var reason: String
 
+        /// A library's account of a failed call.
         public init(library: String, function: String, code: Int?, reason: String) {
             self.library = library
             self.function = function

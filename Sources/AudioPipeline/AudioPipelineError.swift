@@ -40,7 +40,9 @@ public struct AudioPipelineError: Error, CustomStringConvertible, Sendable, Equa
         }
     }
 
+    /// What kind of failure this is.
     public var code: Code
+    /// The reason, in words, without the source.
     public var message: String
     /// The file, upload or stage the error belongs to, when known.
     public var source: String?
@@ -67,6 +69,7 @@ public struct AudioPipelineError: Error, CustomStringConvertible, Sendable, Equa
         return copy
     }
 
+    /// The one line a person reads: `source: message`, or the message alone.
     public var description: String {
         if let source { return "\(source): \(message)" }
         return message

@@ -2,11 +2,15 @@
 public struct GPXPoint: Hashable, Sendable {
     /// Whether the point came from a track or from a route.
     public enum Kind: String, Hashable, Sendable {
+        /// A `trkpt`: where a device was.
         case track
+        /// An `rtept`: a point of a planned route.
         case route
     }
 
+    /// Degrees north, WGS84.
     public var latitude: Double
+    /// Degrees east, WGS84.
     public var longitude: Double
     /// Metres above the geoid, when written.
     public var elevation: Double?
@@ -18,10 +22,12 @@ public struct GPXPoint: Hashable, Sendable {
     public var speed: Double?
     /// Which `trkseg` or `rte` the point belongs to, counted from 0 across the whole file.
     public var segment: Int
+    /// Track or route.
     public var kind: Kind
     /// Line of the point's start tag, for error messages.
     public var line: Int
 
+    /// A point; only its coordinates are required.
     public init(
         latitude: Double, longitude: Double, elevation: Double? = nil, time: Double? = nil,
         horizontalAccuracy: Double? = nil, speed: Double? = nil, segment: Int = 0,

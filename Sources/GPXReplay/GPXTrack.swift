@@ -13,6 +13,7 @@ public struct GPXTrack: Sendable {
     /// The file or upload the track came from, for error messages.
     public var source: String
 
+    /// A track of these points and counts.
     public init(
         version: String, points: [GPXPoint], segmentCount: Int, rejectedPointCount: Int = 0,
         ignoredWaypointCount: Int = 0, source: String

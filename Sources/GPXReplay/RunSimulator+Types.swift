@@ -2,13 +2,18 @@ import RunTracking
 extension RunSimulator {
     /// A message as `encode` wrote it: its marker, sender and length, and optionally its audio.
     public struct Message: Sendable {
+        /// The message's file, as the timeline names it.
         public var file: String
+        /// Who it is from.
         public var sender: String?
+        /// Where it plays.
         public var marker: DistanceMarker
+        /// How long it plays, in seconds.
         public var durationSeconds: Double
         /// Mono 48 kHz samples, for the mixdown; nil when only the timeline is wanted.
         public var samples: [Float]?
 
+        /// A message at `marker` that plays for `durationSeconds`.
         public init(file: String, sender: String? = nil, marker: DistanceMarker, durationSeconds: Double, samples: [Float]? = nil) {
             self.file = file
             self.sender = sender
@@ -20,10 +25,12 @@ extension RunSimulator {
 
     /// The tracker's and the scheduler's settings for one replay.
     public struct Configuration: Sendable {
+        /// The tracker's settings.
         public var tracker: DistanceTracker.Configuration
         /// Lead, gap and planned distance. Relative markers need `plannedDistance`.
         public var scheduler: PlaybackScheduler.Configuration
 
+        /// The settings for a replay; the defaults are the phone's.
         public init(tracker: DistanceTracker.Configuration = .init(), scheduler: PlaybackScheduler.Configuration = .init()) {
             self.tracker = tracker
             self.scheduler = scheduler
@@ -32,16 +39,20 @@ extension RunSimulator {
 
     /// One message's place on the run.
     public struct Play: Sendable, Codable, Equatable {
+        /// The message's file.
         public var file: String
+        /// Who it is from.
         public var sender: String?
         /// Canonical marker, as in the tag.
         public var marker: String
+        /// The marker, resolved to metres.
         public var markerMeters: Double
         /// Seconds since the first fix.
         public var startSeconds: Double
         /// The distance the scheduler reckoned when it started: the tracker's latest, carried
         /// on at the current pace between fixes.
         public var startMeters: Double
+        /// When it ended, in seconds since the first fix.
         public var endSeconds: Double
         /// How far past its marker the runner was by that distance when it started (negative:
         /// early, by the lead).
@@ -51,19 +62,25 @@ extension RunSimulator {
         /// has the runner at that moment. This is the true path when the GPX is one (a route,
         /// a clean test track); on a noisy recording, the jitter adds length to it.
         public var pathLatenessMeters: Double
+        /// Why it started then.
         public var reason: PlaybackScheduler.PlayReason
     }
 
     /// A message that never started (only possible if the run never ended).
     public struct Unplayed: Sendable, Codable, Equatable {
+        /// The message's file.
         public var file: String
+        /// Its canonical marker.
         public var marker: String
+        /// The marker, resolved to metres.
         public var markerMeters: Double
     }
 
     /// Tracked distance at a moment of the run.
     public struct Sample: Sendable, Codable, Equatable {
+        /// Seconds since the first fix.
         public var seconds: Double
+        /// The tracker's distance then.
         public var meters: Double
     }
 
@@ -77,8 +94,11 @@ extension RunSimulator {
         public var pathMeters: Double
         /// From the first to the last fix.
         public var durationSeconds: Double
+        /// The planned distance relative markers resolved against, when given.
         public var plannedDistanceMeters: Double?
+        /// Every message that started, in the order they started.
         public var plays: [Play]
+        /// The messages that never started.
         public var unplayed: [Unplayed]
         /// Distance over time, one sample per fix; for plots, not part of the JSON contract.
         public var distance: [Sample]

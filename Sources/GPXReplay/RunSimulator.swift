@@ -15,6 +15,10 @@ import RunTracking
 /// measured along the track's own points (`RecordedPath`). In RunTracking, that would widen the
 /// library the phone and the page link, and its Embedded build, for nothing they use.
 public enum RunSimulator {
+    /// Replays `fixes` and plays `messages` as a phone would, each for its duration.
+    ///
+    /// Throws a `GPXError` when there are no fixes, and the scheduler's error when a relative
+    /// marker has no planned distance in `configuration` to resolve against.
     public static func simulate(
         fixes: [GPSFix], messages: [Message], configuration: Configuration = .init()
     ) throws -> Timeline {

@@ -4,6 +4,7 @@ public struct DecodedAudio: Sendable {
     public var samples: [Float]
     /// True when `samples` holds all `channelCount` channels interleaved.
     public var isInterleaved: Bool = false
+    /// The sample rate of `samples`, in Hz: the source's own.
     public var sampleRate: Int
     /// The channel count of the source, before the downmix.
     public var channelCount: Int
@@ -13,8 +14,10 @@ public struct DecodedAudio: Sendable {
     /// The container and the codec, named apart, when FFmpeg decoded the file ("M4A" and
     /// "AAC (Advanced Audio Coding)"); nil from libsndfile, whose `format` says both.
     public var container: String?
+    /// See `container`.
     public var codec: String?
 
+    /// Mono decoded audio; set `isInterleaved` afterwards when `samples` holds every channel.
     public init(samples: [Float], sampleRate: Int, channelCount: Int, format: String) {
         self.samples = samples
         self.sampleRate = sampleRate
@@ -22,8 +25,10 @@ public struct DecodedAudio: Sendable {
         self.format = format
     }
 
+    /// Samples per channel.
     public var frameCount: Int { isInterleaved ? samples.count / channelCount : samples.count }
 
+    /// The length in seconds.
     public var durationSeconds: Double { Double(frameCount) / Double(sampleRate) }
 }
 
@@ -31,6 +36,7 @@ public struct DecodedAudio: Sendable {
 public struct SourceFormat: Sendable, Equatable {
     /// A human-readable description of the container and encoding, from libsndfile.
     public var format: String
+    /// The source's sample rate, in Hz.
     public var sampleRate: Int
     /// The channel count of the source, before any downmix.
     public var channelCount: Int
@@ -38,11 +44,13 @@ public struct SourceFormat: Sendable, Equatable {
     public var isInterleaved: Bool
     /// The container and the codec, named apart, when FFmpeg decoded the file; nil otherwise.
     public var container: String?
+    /// See `container`.
     public var codec: String?
     /// Frames: as the header declares them before decoding (an estimate for MP3), as decoded
     /// after.
     public var frameCount: Int
 
+    /// The length in seconds, by `frameCount`.
     public var durationSeconds: Double { Double(frameCount) / Double(sampleRate) }
 
     /// How many values the decode hands over, by the header's count.

@@ -18,7 +18,9 @@ public struct InputLimits: Sendable, Equatable {
     /// Default: 30 s. nil: no limit.
     public var maximumLeadingSilenceSeconds: Double? = 30
 
+    /// The defaults above.
     public init() {}
 
+    /// The defaults above.
     public static let `default` = InputLimits()
 }

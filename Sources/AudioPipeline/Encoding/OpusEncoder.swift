@@ -6,6 +6,7 @@ import Dispatch
 /// padded with silence, and `validSampleCount` tells the container where the message ends
 /// (RFC 7845 §4.5: the final granule position trims the padding).
 public struct OpusEncoder: Sendable {
+    /// libopus's settings, and how a long message is cut into pieces.
     public struct Configuration: Sendable, Equatable {
         /// Target bitrate in bits per second, within `bitrates`. Default: 24 kb/s.
         public var bitrate: Int = 24_000
@@ -26,6 +27,7 @@ public struct OpusEncoder: Sendable {
         public var segmentSeconds: Double = 10
         /// The shortest piece worth its own encoder, in seconds. Default: 8.
         public var minimumSegmentSeconds: Double = 8
+        /// The defaults above.
         public init() {}
 
         /// The bitrates libopus codes at, in bits per second.
@@ -36,8 +38,10 @@ public struct OpusEncoder: Sendable {
         public static let frameDurations = [10, 20, 40, 60]
     }
 
+    /// libopus's settings.
     public var configuration: Configuration
 
+    /// An encoder with `configuration`.
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
     }
@@ -48,6 +52,7 @@ public struct OpusEncoder: Sendable {
     /// An encoding together with where its independently encoded pieces start, so that a part
     /// of the message can be encoded again without the rest.
     public struct PiecewiseStream: Sendable {
+        /// The whole encoding.
         public var stream: OpusStream
         /// The frame index where each piece starts, then the frame count.
         public let bounds: [Int]

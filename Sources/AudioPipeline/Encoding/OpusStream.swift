@@ -18,6 +18,7 @@ public struct OpusStream: Sendable, Equatable {
     /// The comment header.
     public var tags: OpusTags
 
+    /// A stream of these packets and properties.
     public init(
         channelCount: Int, preSkip: Int, inputSampleRate: Int, outputGain: Int16 = 0,
         packets: [[UInt8]], validSampleCount: Int64, tags: OpusTags

@@ -2,10 +2,14 @@
 ///
 /// Keys are stored upper-case. A key may appear more than once, as Vorbis comments allow.
 public struct OpusTags: Sendable, Equatable, Codable {
+    /// One comment: a key and its value.
     public struct Entry: Sendable, Equatable, Codable {
+        /// The key, upper-case.
         public var key: String
+        /// The value, as written.
         public var value: String
 
+        /// A comment; `key` is stored upper-case.
         public init(key: String, value: String) {
             self.key = key.uppercased()
             self.value = value
@@ -14,8 +18,10 @@ public struct OpusTags: Sendable, Equatable, Codable {
 
     /// The encoder's vendor string.
     public var vendor: String
+    /// The comments, in order.
     public var entries: [Entry]
 
+    /// A comment header with `vendor` and `entries`.
     public init(vendor: String, entries: [Entry] = []) {
         self.vendor = vendor
         self.entries = entries

@@ -12,11 +12,13 @@ import Foundation
 /// The whole job for one recording: decode, resample, condition, denoise, trim, normalize, encode,
 /// verify, tag. Each stage is its own type; this one only chains them and keeps the report.
 public struct MessagePipeline: Sendable {
+    /// Every stage's settings.
     public var configuration: PipelineConfiguration
 
     /// The text in the `ENCODER` tag and the Opus vendor string.
     public static let encoderName = "voicemsg \(VoicemsgVersion.current)"
 
+    /// A pipeline with `configuration`; the defaults are `voicemsg encode`'s.
     public init(configuration: PipelineConfiguration = .init()) {
         self.configuration = configuration
     }

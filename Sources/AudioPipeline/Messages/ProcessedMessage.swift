@@ -2,6 +2,7 @@
 public struct ProcessedMessage: Sendable {
     /// The encoded message, ready to wrap in Ogg or CAF.
     public var stream: OpusStream
+    /// What every stage measured and did; the output's container and size are filled in by `file(in:)`.
     public var report: MessageReport
 
     /// The exact duration of the message in seconds.

@@ -8,10 +8,14 @@ import SystemPackage
 /// What is at a path, from one `stat(2)`: the checks that tell a missing file or a folder apart
 /// from a file before anything opens it.
 public enum FileStatus: Sendable, Equatable {
+    /// Nothing there, or nothing this process may see.
     case missing
+    /// A folder.
     case directory
+    /// Anything else, with its size.
     case file(bytes: Int)
 
+    /// What is at `path` now.
     public init(path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else { self = .missing; return }

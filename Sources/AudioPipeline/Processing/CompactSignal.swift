@@ -11,6 +11,7 @@ import Foundation
 
 /// Audio that the pipeline reads piece by piece: a message is never copied whole.
 public protocol SampleSource: Sendable {
+    /// The number of samples.
     var count: Int { get }
     /// Writes samples `range` (within `0..<count`) to `output`.
     func read(_ range: Range<Int>, into output: UnsafeMutablePointer<Float>)
@@ -51,14 +52,17 @@ public struct CompactSignal: SampleSource {
     /// The samples of the block being appended, until it is full.
     private var pending: [Float] = []
 
+    /// An empty signal with room for `capacity` samples.
     public init(reservingCapacity capacity: Int = 0) {
         values.reserveCapacity(capacity)
         steps.reserveCapacity(capacity / Self.blockSize + 1)
         pending.reserveCapacity(Self.blockSize)
     }
 
+    /// The samples appended so far.
     public var count: Int { values.count + pending.count }
 
+    /// Appends `samples`; `finish()` stores the last, partial block.
     public mutating func append(_ samples: UnsafeBufferPointer<Float>) {
         var offset = 0
         // Top up a partial block first; then whole blocks go straight from `samples`.
@@ -170,12 +174,18 @@ public struct CompactSignal: SampleSource {
 /// A span of a signal with raised-cosine fades at whichever ends were cut: the trimmed message,
 /// read from the untrimmed signal without copying it.
 public struct TrimmedSpan<Source: SampleSource>: SampleSource {
+    /// The untrimmed signal.
     public let source: Source
+    /// The samples of `source` kept.
     public let span: Range<Int>
+    /// The length of each fade, in samples: at most half the span.
     public let fadeLength: Int
+    /// Whether the start was cut, and so fades in.
     public let fadesIn: Bool
+    /// Whether the end was cut, and so fades out.
     public let fadesOut: Bool
 
+    /// `span` of `source`, with fades of `fadeLength` samples at the ends asked for.
     public init(_ source: Source, span: Range<Int>, fadeLength: Int, fadesIn: Bool, fadesOut: Bool) {
         self.source = source
         self.span = span
@@ -184,6 +194,7 @@ public struct TrimmedSpan<Source: SampleSource>: SampleSource {
         self.fadesOut = fadesOut
     }
 
+    /// The kept length, in samples.
     public var count: Int { span.count }
 
     public func read(_ range: Range<Int>, into output: UnsafeMutablePointer<Float>) {

@@ -8,6 +8,7 @@ import Foundation
 /// first-order high-pass (6 dB/octave) runs at the cutoff. Handling noise, wind and desk thumps
 /// sit below the cutoff; a voice's fundamental sits above it.
 public struct Conditioner: Sendable {
+    /// The high-pass filter's settings.
     public struct Configuration: Sendable, Equatable {
         /// High-pass cutoff in Hz. Default: 75 Hz. Zero disables the filter.
         public var highPassHz: Double = 75
@@ -18,11 +19,14 @@ public struct Conditioner: Sendable {
         /// also takes the low end of a noisy room, and PESQ-WB holds that against the
         /// message (docs/benchmarks.md, "Defaults chosen on the bench").
         public var highPassOrder: Int = 1
+        /// The defaults above.
         public init() {}
     }
 
+    /// The filter's settings.
     public var configuration: Configuration
 
+    /// A conditioner with `configuration`.
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
     }
@@ -37,6 +41,7 @@ public struct Conditioner: Sendable {
             : Biquad.highPass(cutoff: cutoff, sampleRate: rate))
     }
 
+    /// The conditioning of one signal, carried from piece to piece: its mean and the filter's state.
     public struct Stream {
         let mean: Float
         var filter: Biquad?

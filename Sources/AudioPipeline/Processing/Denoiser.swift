@@ -46,6 +46,7 @@ public struct Denoiser: Sendable {
         case engine(Engine)
     }
 
+    /// When the stage runs, and how much it may take off.
     public struct Configuration: Sendable, Equatable {
         /// Default: automatic.
         public var mode: Mode = .automatic
@@ -77,6 +78,7 @@ public struct Denoiser: Sendable {
         public var cleanSignalToNoise: Double = 30
         /// How much of the message's opening primes the model, in seconds. Default: 1 s.
         public var primingDuration: Double = 1
+        /// The defaults above.
         public init() {}
     }
 
@@ -96,6 +98,7 @@ public struct Denoiser: Sendable {
 
     /// What the stage found and did, for the report.
     public struct Measurement: Sendable, Codable, Equatable {
+        /// Whether the suppressor ran, and if not, why.
         public var decision: Decision
         /// The engine that ran, with its release; nil when the audio passed through.
         public var engine: String?
@@ -121,6 +124,7 @@ public struct Denoiser: Sendable {
         /// What the suppressor took off the noise floor, in dB (before less after).
         public var attenuationDB: Double?
 
+        /// A measurement with only the decision and its circumstances; the levels are filled in by the stage.
         public init(decision: Decision, engine: String? = nil, note: String? = nil) {
             self.decision = decision
             self.engine = engine
@@ -128,8 +132,10 @@ public struct Denoiser: Sendable {
         }
     }
 
+    /// When to run, and the limits.
     public var configuration: Configuration
 
+    /// A denoiser with `configuration`.
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
     }

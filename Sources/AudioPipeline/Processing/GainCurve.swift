@@ -6,6 +6,7 @@
 /// gain at any sample lies between the values of its own block and one neighbour: a curve whose
 /// every value is safe for its block and both neighbours is safe at every sample.
 public struct GainCurve: Sendable, Equatable {
+    /// Samples per value.
     public static let blockSize = 16
 
     /// One linear gain per block.
@@ -13,16 +14,19 @@ public struct GainCurve: Sendable, Equatable {
     /// The length of the signal the curve belongs to.
     public let sampleCount: Int
 
+    /// A curve of `values`, one per block of a signal `sampleCount` long.
     public init(values: [Float], sampleCount: Int) {
         precondition(values.count == Self.blockCount(sampleCount), "one value per block of \(Self.blockSize) samples")
         self.values = values
         self.sampleCount = sampleCount
     }
 
+    /// The same gain everywhere.
     public init(repeating value: Float, sampleCount: Int) {
         self.init(values: [Float](repeating: value, count: Self.blockCount(sampleCount)), sampleCount: sampleCount)
     }
 
+    /// How many blocks a signal `sampleCount` long has, the last one possibly short.
     public static func blockCount(_ sampleCount: Int) -> Int {
         (sampleCount + blockSize - 1) / blockSize
     }
@@ -65,10 +69,14 @@ public struct GainCurve: Sendable, Equatable {
 /// A signal times a gain and an optional gain curve, rendered piece by piece when asked, so the
 /// gained signal never needs a whole-message copy.
 public struct GainedSamples: Sendable {
+    /// The signal.
     public var source: any SampleSource
+    /// A gain over the whole signal, linear.
     public var scale: Float
+    /// A gain that varies along it, on top of `scale`; nil for none.
     public var curve: GainCurve?
 
+    /// `source` times `scale` and `curve`, which must be as long as it.
     public init(_ source: any SampleSource, scale: Float = 1, curve: GainCurve? = nil) {
         precondition(curve == nil || curve!.sampleCount == source.count)
         self.source = source
@@ -76,6 +84,7 @@ public struct GainedSamples: Sendable {
         self.curve = curve
     }
 
+    /// The signal's length in samples.
     public var count: Int { source.count }
 
     /// Writes samples `range` to `output`, with zeros past the end of the signal.

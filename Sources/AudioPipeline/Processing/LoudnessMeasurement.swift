@@ -8,6 +8,7 @@ public struct LoudnessMeasurement: Sendable, Equatable, Codable {
     /// ungated K-weighted level of the whole clip instead of the gated integrated loudness.
     public var isUngated: Bool
 
+    /// A measurement of these values.
     public init(integratedLoudness: Double?, truePeak: Double?, isUngated: Bool = false) {
         self.integratedLoudness = integratedLoudness
         self.truePeak = truePeak

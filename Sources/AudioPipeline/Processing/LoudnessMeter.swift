@@ -39,6 +39,7 @@ public enum LoudnessMeter {
         private var peak: Float = 0
         private var deinterleaved: [Float] = []
 
+        /// A measurement of `channelCount` interleaved channels at `sampleRate`; the true peak only when `truePeak`.
         public init(channelCount: Int = 1, sampleRate: Int, expectedFrames: Int, truePeak: Bool = true) throws {
             meter = try Ebur128Handle(channelCount: channelCount, sampleRate: sampleRate)
             self.channelCount = channelCount

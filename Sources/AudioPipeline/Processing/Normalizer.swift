@@ -15,6 +15,7 @@ import Foundation
 /// holds the peaks; since limiting lowers the loudness a little, the gain is raised to make up
 /// for it, so limiting does not cost loudness.
 public struct Normalizer: Sendable {
+    /// The targets, the gain's bound and the limiter's timing.
     public struct Configuration: Sendable, Equatable {
         /// Target integrated loudness in LUFS. Default: -16.
         public var targetLoudness: Double = -16
@@ -30,6 +31,7 @@ public struct Normalizer: Sendable {
         public var tolerance: Double = 0.2
         /// The limiter's timing; its ceiling is set per pass.
         public var limiter = TruePeakLimiter.Configuration()
+        /// The defaults above.
         public init() {}
 
         /// The targets worth asking for, in LUFS: quieter than -70 is under BS.1770's
@@ -60,8 +62,10 @@ public struct Normalizer: Sendable {
         public var isTruePeakAboveCeiling: Bool = false
     }
 
+    /// The targets and bounds.
     public var configuration: Configuration
 
+    /// A normalizer with `configuration`.
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
     }
@@ -72,9 +76,11 @@ public struct Normalizer: Sendable {
         public var output: GainedSamples
         /// The gain applied before the limiter, in dB.
         public var gainDB: Double
+        /// True when the gain hit `maximumGain`.
         public var isGainCapped: Bool
         /// The estimated loudness of `output`, in LUFS.
         public var loudness: Double?
+        /// What the limiter did.
         public var limiter: TruePeakLimiter.Measurement
     }
 

@@ -7,6 +7,7 @@ public enum Resampler {
         private let soxr: SoxrHandle
         private var output: [Float]
 
+        /// A resampler from `inputRate` to `outputRate`, in Hz.
         public init(from inputRate: Int, to outputRate: Int) throws {
             soxr = try SoxrHandle(from: inputRate, to: outputRate)
             output = [Float](repeating: 0, count: 8192)

@@ -119,6 +119,7 @@ extension SpeechTrimmer {
         /// avoid an audible click, too short to hear as a fade. No fade where nothing was cut.
         public var fadeDuration: Double = 0.008
 
+        /// The defaults above.
         public init() {}
     }
 }

@@ -3,6 +3,7 @@ extension SpeechTrimmer {
     ///
     /// Sample indices are half-open ranges (`start..<end`) into the samples given to the trimmer.
     public struct Measurement: Sendable, Equatable, Codable {
+        /// The sample rate of the samples measured, in Hz.
         public var sampleRate: Int
         /// Number of samples given to the trimmer.
         public var inputSampleCount: Int
@@ -25,9 +26,13 @@ extension SpeechTrimmer {
         /// signal-to-noise ratio of the message.
         public var peakLevelAboveFloor: Double
 
+        /// `speechStartSample` in seconds.
         public var speechStartSeconds: Double { seconds(speechStartSample) }
+        /// `speechEndSample` in seconds.
         public var speechEndSeconds: Double { seconds(speechEndSample) }
+        /// `keptStartSample` in seconds.
         public var keptStartSeconds: Double { seconds(keptStartSample) }
+        /// `keptEndSample` in seconds.
         public var keptEndSeconds: Double { seconds(keptEndSample) }
         /// Number of samples kept.
         public var keptSampleCount: Int { keptEndSample - keptStartSample }

@@ -3,6 +3,7 @@ extension SpeechTrimmer {
     public struct TrimmedAudio: Sendable, Equatable {
         /// `measurement.keptSampleCount` samples, faded in and out where a cut happened.
         public var samples: [Float]
+        /// Where the speech was found, and what was kept.
         public var measurement: Measurement
     }
 }

@@ -16,8 +16,10 @@
 /// frame, and no allocation per sample, so it is a small share of an encode (docs/benchmarks.md,
 /// "Cost", counts its instructions with the conditioning's).
 public struct SpeechTrimmer: Sendable {
+    /// The thresholds, durations and padding.
     public var configuration: Configuration
 
+    /// A trimmer with `configuration`.
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
     }

@@ -18,6 +18,7 @@ import Foundation
 /// holds; away from peaks the gain is exactly 1, so a signal that stays below the ceiling
 /// passes untouched. Working per block keeps its memory at a sixteenth of the signal's.
 public struct TruePeakLimiter: Sendable {
+    /// The ceiling and the limiter's timing.
     public struct Configuration: Sendable, Equatable {
         /// The true-peak ceiling in dBTP. Default: -1.
         public var ceilingDB: Double = -1
@@ -29,6 +30,7 @@ public struct TruePeakLimiter: Sendable {
         /// single pitch periods. Chosen on the bench's clarity rows (docs/benchmarks.md,
         /// "Defaults chosen on the bench").
         public var releaseSeconds: Double = 0.050
+        /// The defaults above.
         public init() {}
     }
 
@@ -40,8 +42,10 @@ public struct TruePeakLimiter: Sendable {
         public var reducedFraction: Double
     }
 
+    /// The ceiling and timing.
     public var configuration: Configuration
 
+    /// A limiter with `configuration`.
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
     }

@@ -5,6 +5,7 @@
 ///
 /// Anything malformed or truncated throws `.invalidContainer`.
 public enum CAFOpusReader {
+    /// The stream in a CAF file's bytes.
     public static func read(_ bytes: some Collection<UInt8>) throws -> OpusStream {
         let bytes = Array(bytes)
         guard !bytes.isEmpty else { throw AudioPipelineError(.invalidContainer, "empty input: not a CAF file") }

@@ -22,6 +22,7 @@
 /// with opusenc's shorter last packet at 40 or 60 ms, `desc` says 0 frames per packet and
 /// the table lists each packet's frames too.
 public enum CAFOpusWriter {
+    /// The stream as CAF bytes. A stream of more than two channels, or with an output gain (which CAF cannot carry), throws `.invalidContainer`.
     public static func write(_ stream: OpusStream) throws -> [UInt8] {
         guard (1...2).contains(stream.channelCount) else {
             throw AudioPipelineError(.invalidContainer, "cannot write \(stream.channelCount) channels in CAF; voicemsg writes mono or stereo Opus")

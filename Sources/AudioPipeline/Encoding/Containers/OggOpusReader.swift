@@ -7,6 +7,7 @@
 /// Anything malformed or truncated, including a missing end-of-stream page, throws
 /// `.invalidContainer`.
 public enum OggOpusReader {
+    /// The stream in an Ogg Opus file's bytes.
     public static func read(_ bytes: some Collection<UInt8>) throws -> OpusStream {
         let bytes = Array(bytes)
         guard !bytes.isEmpty else {

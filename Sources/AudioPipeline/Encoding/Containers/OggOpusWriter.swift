@@ -15,6 +15,7 @@ public struct OggOpusWriter: Sendable {
     /// pages small at high bitrates.
     public var pageSize: Int
 
+    /// A writer with these settings.
     public init(serialNumber: UInt32? = nil, pageDuration: Int = OpusStream.sampleRate, pageSize: Int = 4_096) {
         self.serialNumber = serialNumber
         self.pageDuration = pageDuration

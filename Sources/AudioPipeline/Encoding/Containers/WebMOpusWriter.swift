@@ -38,6 +38,7 @@ public struct WebMOpusWriter: Sendable {
     /// block's timestamp is a signed 16-bit count of ticks from its cluster's.
     public var clusterDuration: Int
 
+    /// A writer whose clusters span `clusterDuration` samples.
     public init(clusterDuration: Int = 5 * OpusStream.sampleRate) {
         self.clusterDuration = clusterDuration
     }
