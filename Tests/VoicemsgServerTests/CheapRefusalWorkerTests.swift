@@ -47,7 +47,7 @@ import TestSupport
         let probe = try run("ffprobe", ["-v", "error", "-show_entries", "stream=sample_rate,channels,duration", "-of", "csv=p=0", flac])
         #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "\(testCase.sampleRate),8,600.000000")
         let original = try Data(contentsOf: URL(fileURLWithPath: flac))
-        let job = ProcessingInput(messageID: "m-silence", runID: "r-1", runTitle: "Cheap refusals", marker: "5km",
+        let job = ProcessingInput(messageID: "m-silence", runID: "r-1", runTitle: "Cheap refusals", marker: .absolute(meters: 5000),
                                   sender: nil, original: original)
 
         let before = Self.cpuSeconds()

@@ -1,4 +1,5 @@
 import Foundation
+import RunTracking
 import Testing
 
 @testable import VoicemsgServer
@@ -24,7 +25,7 @@ import Testing
         let run = try await old.createRunAtFirstVersion()
         let waiting = try await old.enqueueAtFirstVersion(runID: run.id, bytes: Data("before the upgrade".utf8))
         let held = try await old.enqueueAtFirstVersion(runID: run.id, meters: 2000)
-        let claim = try #require(try await old.claim(workerID: "old", leaseSeconds: 30))
+        let claim = try #require(try await old.claimAtFirstVersion(workerID: "old", leaseSeconds: 30))
         #expect(claim.messageID == waiting)
 
         // A newer process starts on the same database while the old one holds a job.
@@ -39,6 +40,7 @@ import Testing
         let next = try #require(try await new.store.claim(workerID: "new", leaseSeconds: 30))
         #expect(next.messageID == held)
         #expect(next.runTitle == "Test run")
+        #expect(next.marker == StoredMarker(canonical: "2000m", kind: "absolute", value: 2000))
         #expect(try await new.store.message(id: waiting)?.status == .ready)
 
         // Migrating again finds nothing to do.
@@ -66,6 +68,56 @@ import Testing
         #expect(try await new.store.message(id: message)?.status == .queued)
         #expect(try await new.store.claim(workerID: "new", leaseSeconds: 30)?.messageID == message)
         await new.close()
+    }
+
+    /// Markers are stored as the upload parsed them, beside their text. Those stored before
+    /// that get it from their canonical text when the database is migrated; one that a server
+    /// from before writes afterwards, while it still runs, is read back from its text; and one
+    /// stored now comes back exactly as parsed, not as its rounded text would parse.
+    @Test func markersComeBackAsParsedAcrossTheMigrationOnSQLite() async throws { try await markersComeBackAsParsedAcrossTheMigration(.sqlite) }
+    @Test(.needsPostgreSQL) func markersComeBackAsParsedAcrossTheMigrationOnPostgreSQL() async throws { try await markersComeBackAsParsedAcrossTheMigration(.postgres) }
+    private func markersComeBackAsParsedAcrossTheMigration(_ backend: Backend) async throws {
+        let directory = try TemporaryDirectory()
+        let location = try backend.makeLocation(in: directory)
+        let (old, oldServices) = try await Self.openUnmigrated(location)
+        try await old.migrateToFirstVersion()
+        let run = try await old.createRunAtFirstVersion(plannedDistance: 10_000)
+        let before: [(text: String, meters: Double, marker: DistanceMarker)] = [
+            ("5000m", 5000, .absolute(meters: 5000)), ("1609.34m", 1609.34, .absolute(meters: 1609.34)),
+            ("50%", 5000, .percent(50)), ("12.35%", 1235, .percent(12.35)),
+            ("finish", 10_000, .finish), ("finish-1000m", 9000, .beforeFinish(meters: 1000)),
+        ]
+        var expected: [String: (StoredMarker, DistanceMarker)] = [:]
+        for row in before {
+            let id = try await old.enqueueAtFirstVersion(runID: run.id, meters: row.meters, marker: row.text)
+            let kind = StoredMarker(row.marker)
+            expected[id] = (StoredMarker(canonical: row.text, kind: kind.kind, value: kind.value), row.marker)
+        }
+
+        let new = try await OpenStore.open(location)
+        // The old process goes on storing text alone; the new one stores the marker as parsed.
+        let late = try await old.enqueueAtFirstVersion(runID: run.id, meters: 2500, marker: "25%")
+        expected[late] = (StoredMarker(canonical: "25%", kind: nil, value: nil), .percent(25))
+        let parsed = try DistanceMarker(parsing: "12.3456%")
+        let now = try await new.store.enqueue(
+            NewMessage(
+                id: SecureIdentifier.makeID(), runID: run.id, marker: parsed, markerMeters: 1234.56, sender: nil,
+                idempotencyKey: nil, maxAttempts: 3),
+            original: Data("recording".utf8))
+        expected[now.id] = (StoredMarker(canonical: "12.35%", kind: "percent", value: 12.3456), .percent(12.3456))
+        #expect(now.marker == "12.35%")
+
+        var claimed: [String: StoredMarker] = [:]
+        while let claim = try await new.store.claim(workerID: "new", leaseSeconds: 30) {
+            claimed[claim.messageID] = claim.marker
+        }
+        #expect(Set(claimed.keys) == Set(expected.keys))
+        for (id, (stored, marker)) in expected {
+            #expect(claimed[id] == stored, "\(stored.canonical)")
+            #expect(try claimed[id]?.marker() == marker, "\(stored.canonical)")
+        }
+        await new.close()
+        await oldServices.stop()
     }
 
     @Test func processesStartingAtOnceMigrateAFreshDatabaseOnceOnSQLite() async throws { try await processesStartingAtOnceMigrateAFreshDatabaseOnce(.sqlite) }

@@ -47,12 +47,12 @@ extension Store {
 
     /// Enqueues a message as a process that knows only the first schema does: the message and
     /// its upload in one transaction, with the columns the first migration made and no other.
-    /// Returns the message's id.
+    /// `marker` is the canonical text (`<meters>m` by default). Returns the message's id.
     func enqueueAtFirstVersion(
-        runID: String, meters: Double = 1000, bytes: Data = Data("recording".utf8)
+        runID: String, meters: Double = 1000, marker: String? = nil, bytes: Data = Data("recording".utf8)
     ) async throws -> String {
         let id = SecureIdentifier.makeID()
-        let marker = "\(Int(meters))m"
+        let marker = marker ?? "\(Int(meters))m"
         switch schema {
         case let sqlite as SQLiteBackend:
             try await sqlite.pool.write { db in
@@ -82,6 +82,47 @@ extension Store {
         default: throw TestFailure("unknown backend \(type(of: schema))")
         }
         return id
+    }
+
+    /// Claims the oldest queued message as a process that knows only the first schema does:
+    /// its lease in the columns the first migration made, read back from those alone.
+    func claimAtFirstVersion(workerID: String, leaseSeconds: Double) async throws -> JobClaim? {
+        let token = SecureIdentifier.makeToken()
+        let next = "SELECT id FROM messages WHERE status = 'queued' ORDER BY available_at, id LIMIT 1"
+        var claimed: (id: String, runID: String, marker: String, attempts: Int, maxAttempts: Int)?
+        switch schema {
+        case let sqlite as SQLiteBackend:
+            claimed = try await sqlite.pool.write { db in
+                let now = Date().timeIntervalSince1970
+                return try Row.fetchOne(
+                    db,
+                    sql: """
+                        UPDATE messages SET status = 'processing', attempts = attempts + 1, lease_token = ?,
+                            lease_expires_at = ?, worker_id = ?, updated_at = ?
+                        WHERE id = (\(next)) RETURNING id, run_id, marker, attempts, max_attempts
+                        """,
+                    arguments: [token, now + leaseSeconds, workerID, now]
+                ).map { row -> (String, String, String, Int, Int) in
+                    (row["id"], row["run_id"], row["marker"], row["attempts"], row["max_attempts"])
+                }
+            }
+        case let postgres as PostgresBackend:
+            let rows = try await postgres.client.query(
+                """
+                UPDATE messages SET status = 'processing', attempts = attempts + 1, lease_token = \(token),
+                    lease_expires_at = voicemsg_now() + \(leaseSeconds), worker_id = \(workerID),
+                    updated_at = voicemsg_now()
+                WHERE id = (\(unescaped: next)) RETURNING id, run_id, marker, attempts, max_attempts
+                """, logger: testLogger)
+            for try await row in rows.decode((String, String, String, Int, Int).self) { claimed = row }
+        default: throw TestFailure("unknown backend \(type(of: schema))")
+        }
+        guard let claimed else { return nil }
+        return JobClaim(
+            messageID: claimed.id, runID: claimed.runID, runTitle: "",
+            marker: StoredMarker(canonical: claimed.marker, kind: nil, value: nil), sender: nil,
+            attempt: claimed.attempts, maxAttempts: claimed.maxAttempts, leaseToken: token, workerID: workerID,
+            original: Data())
     }
 
     /// Drops the record of applied migrations, leaving the tables: a database as the server made

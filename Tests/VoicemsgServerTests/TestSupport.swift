@@ -178,7 +178,7 @@ func enqueue(
 ) async throws -> MessageRecord {
     try await store.enqueue(
         NewMessage(
-            id: SecureIdentifier.makeID(), runID: runID, marker: "\(Int(meters))m",
+            id: SecureIdentifier.makeID(), runID: runID, marker: .absolute(meters: meters),
             markerMeters: meters, sender: sender, idempotencyKey: key, maxAttempts: maxAttempts),
         original: bytes)
 }

@@ -8,7 +8,8 @@ public struct JobClaim: Sendable {
     public var messageID: String
     public var runID: String
     public var runTitle: String
-    public var marker: String
+    /// The marker as the upload parsed it.
+    public var marker: StoredMarker
     public var sender: String?
     /// 1 for the first attempt; counted when the job was claimed.
     public var attempt: Int

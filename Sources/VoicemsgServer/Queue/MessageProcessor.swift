@@ -13,7 +13,8 @@ public struct ProcessingInput: Sendable {
     public var messageID: String
     public var runID: String
     public var runTitle: String
-    public var marker: String
+    /// The marker the upload parsed, read back from the store as it was stored.
+    public var marker: DistanceMarker
     public var sender: String?
     public var original: Data
 }
@@ -26,7 +27,7 @@ enum FailureKind {
     case transient
 
     init(_ error: any Error) {
-        // A marker the tracker cannot read is the upload's fault; it never gets better.
+        // A stored marker that cannot be read back is the upload's fault; it never gets better.
         if error is RunTrackingError {
             self = .permanent
             return

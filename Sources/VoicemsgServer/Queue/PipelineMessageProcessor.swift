@@ -23,8 +23,8 @@ public struct PipelineMessageProcessor: MessageProcessor {
 
     public func process(_ job: ProcessingInput) throws -> JobResult {
         let metadata = MessageMetadata(
-            marker: try DistanceMarker(parsing: job.marker), sender: job.sender, runID: job.runID,
-            messageID: job.messageID, title: job.runTitle)
+            marker: job.marker, sender: job.sender, runID: job.runID, messageID: job.messageID,
+            title: job.runTitle)
         // The message id names the upload in error text: it is safe to show and never a path.
         let message = try MessagePipeline(configuration: configuration)
             .process(.data(job.original, name: job.messageID), metadata: metadata)

@@ -184,10 +184,10 @@ struct Worker: Sendable {
 
     private func process(_ claim: JobClaim) async -> Result<JobResult, any Error> {
         let processor = pool.processor
-        let input = ProcessingInput(
-            messageID: claim.messageID, runID: claim.runID, runTitle: claim.runTitle,
-            marker: claim.marker, sender: claim.sender, original: claim.original)
         do {
+            let input = ProcessingInput(
+                messageID: claim.messageID, runID: claim.runID, runTitle: claim.runTitle,
+                marker: try claim.marker.marker(), sender: claim.sender, original: claim.original)
             return .success(
                 try await pool.threads.runIfActive {
                     BackgroundPriority.lowerCurrentThread()

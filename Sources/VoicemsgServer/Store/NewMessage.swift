@@ -3,8 +3,9 @@ import RunTracking
 public struct NewMessage: Sendable {
     public var id: String
     public var runID: String
-    /// The canonical marker, as `DistanceMarker.canonical` writes it.
-    public var marker: String
+    /// The marker as the upload parsed it; the store keeps it with its canonical text
+    /// (`StoredMarker`), and a worker gets it back without parsing anything.
+    public var marker: DistanceMarker
     public var markerMeters: Double
     public var sender: String?
     /// A retried upload with the same key returns the first message instead of a new one.
@@ -17,7 +18,7 @@ public struct NewMessage: Sendable {
     public var requestFingerprint: String?
 
     public init(
-        id: String, runID: String, marker: String, markerMeters: Double, sender: String?,
+        id: String, runID: String, marker: DistanceMarker, markerMeters: Double, sender: String?,
         idempotencyKey: String?, maxAttempts: Int, senderTokenHash: String? = nil,
         requestFingerprint: String? = nil
     ) {

@@ -76,7 +76,7 @@ extension VoicemsgAPI {
         let newID = SecureIdentifier.makeID()
         let record = try await enqueueUnlessFull(
             NewMessage(
-                id: newID, runID: run.id, marker: marker.canonical,
+                id: newID, runID: run.id, marker: marker,
                 markerMeters: markerMeters, sender: sender, idempotencyKey: idempotencyKey,
                 maxAttempts: configuration.maxAttempts,
                 senderTokenHash: SecureIdentifier.hash(token: senderToken),

@@ -95,6 +95,19 @@ extension PostgresBackend: SchemaMigrations {
         PostgresMigration(
             version: 5, name: "runner names",
             statements: ["ALTER TABLE runs ADD COLUMN IF NOT EXISTS runner_name TEXT"]),
+        // The marker as the upload parsed it, beside its canonical text (`StoredMarker`), so
+        // that a worker never parses the text again; the rows already stored get it from their
+        // text.
+        PostgresMigration(
+            version: 6, name: "markers as parsed",
+            statements: [
+                """
+                ALTER TABLE messages
+                    ADD COLUMN IF NOT EXISTS marker_kind TEXT,
+                    ADD COLUMN IF NOT EXISTS marker_value DOUBLE PRECISION
+                """,
+                StoredMarker.fillFromCanonicalText,
+            ]),
     ]
 
     /// Any fixed number serves as the lock's key, as long as nothing else in the database uses it.

@@ -31,14 +31,16 @@ struct PostgresJobQueue: JobQueue {
 
     func enqueue(_ message: NewMessage, original: Data) async throws -> MessageRecord {
         let logger = self.logger
+        let marker = StoredMarker(message.marker)
         let record = try await database.transaction { connection -> MessageRecord in
             // ON CONFLICT keeps two concurrent retries with one key from both inserting.
             let inserted = try await connection.query(
                 """
-                INSERT INTO messages (id, run_id, marker, marker_meters, sender, idempotency_key,
-                    status, attempts, max_attempts, available_at, created_at, updated_at,
-                    sender_token_hash, request_fingerprint)
-                VALUES (\(message.id), \(message.runID), \(message.marker), \(message.markerMeters),
+                INSERT INTO messages (id, run_id, marker, marker_kind, marker_value, marker_meters,
+                    sender, idempotency_key, status, attempts, max_attempts, available_at, created_at,
+                    updated_at, sender_token_hash, request_fingerprint)
+                VALUES (\(message.id), \(message.runID), \(marker.canonical), \(marker.kind), \(marker.value),
+                    \(message.markerMeters),
                     \(message.sender), \(message.idempotencyKey), 'queued', 0, \(message.maxAttempts),
                     voicemsg_now(), voicemsg_now(), voicemsg_now(), \(message.senderTokenHash),
                     \(message.requestFingerprint))
@@ -85,7 +87,9 @@ struct PostgresJobQueue: JobQueue {
                 messageID: try row["id"].decode(String.self),
                 runID: try row["run_id"].decode(String.self),
                 runTitle: try row["title"].decode(String.self),
-                marker: try row["marker"].decode(String.self),
+                marker: StoredMarker(
+                    canonical: try row["marker"].decode(String.self), kind: try row["marker_kind"].decode(String?.self),
+                    value: try row["marker_value"].decode(Double?.self)),
                 sender: try row["sender"].decode(String?.self),
                 attempt: try row["attempts"].decode(Int.self),
                 maxAttempts: try row["max_attempts"].decode(Int.self),
@@ -141,8 +145,10 @@ struct PostgresJobQueue: JobQueue {
                     lease_token = \(leaseToken), lease_expires_at = voicemsg_now() + \(leaseSeconds),
                     worker_id = \(workerID), updated_at = voicemsg_now()
                 FROM next WHERE m.id = next.id
-                RETURNING m.id, m.run_id, m.marker, m.sender, m.attempts, m.max_attempts)
-            SELECT c.id, c.run_id, c.marker, c.sender, c.attempts, c.max_attempts, r.title, o.bytes
+                RETURNING m.id, m.run_id, m.marker, m.marker_kind, m.marker_value, m.sender, m.attempts,
+                    m.max_attempts)
+            SELECT c.id, c.run_id, c.marker, c.marker_kind, c.marker_value, c.sender, c.attempts,
+                c.max_attempts, r.title, o.bytes
             FROM claimed c JOIN runs r ON r.id = c.run_id
             LEFT JOIN originals o ON o.message_id = c.id
             """

@@ -92,6 +92,16 @@ extension SQLiteBackend: SchemaMigrations {
                 try db.execute(sql: "ALTER TABLE runs ADD COLUMN runner_name TEXT")
             }
         }
+        // The marker as the upload parsed it, beside its canonical text (`StoredMarker`), so
+        // that a worker never parses the text again; the rows already stored get it from their
+        // text.
+        migrator.registerMigration(version6) { db in
+            let existing = Set(try db.columns(in: "messages").map(\.name))
+            for (column, type) in [("marker_kind", "TEXT"), ("marker_value", "REAL")] where !existing.contains(column) {
+                try db.execute(sql: "ALTER TABLE messages ADD COLUMN \(column) \(type)")
+            }
+            try db.execute(sql: StoredMarker.fillFromCanonicalText)
+        }
         return migrator
     }()
 
@@ -100,6 +110,7 @@ extension SQLiteBackend: SchemaMigrations {
     static let version3 = "3 sender tokens and played state"
     static let version4 = "4 idempotency fingerprints"
     static let version5 = "5 runner names"
+    static let version6 = "6 markers as parsed"
 
     /// Applies the migrations this database has not seen.
     ///

@@ -41,17 +41,18 @@ struct SQLiteJobQueue: JobQueue {
                 return existing
             }
             let now = SQLiteBackend.now()
+            let marker = StoredMarker(message.marker)
             try db.execute(
                 sql: """
-                    INSERT INTO messages (id, run_id, marker, marker_meters, sender, idempotency_key,
-                        status, attempts, max_attempts, available_at, created_at, updated_at,
-                        sender_token_hash, request_fingerprint)
-                    VALUES (?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO messages (id, run_id, marker, marker_kind, marker_value, marker_meters,
+                        sender, idempotency_key, status, attempts, max_attempts, available_at, created_at,
+                        updated_at, sender_token_hash, request_fingerprint)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    message.id, message.runID, message.marker, message.markerMeters, message.sender,
-                    message.idempotencyKey, message.maxAttempts, now, now, now, message.senderTokenHash,
-                    message.requestFingerprint,
+                    message.id, message.runID, marker.canonical, marker.kind, marker.value, message.markerMeters,
+                    message.sender, message.idempotencyKey, message.maxAttempts, now, now, now,
+                    message.senderTokenHash, message.requestFingerprint,
                 ])
             try storeOriginal(db, message.id)
             return try MessageRecord.fetchOne(db, sql: "SELECT * FROM messages WHERE id = ?", arguments: [message.id])!
@@ -112,15 +113,18 @@ struct SQLiteJobQueue: JobQueue {
             let row = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT m.id, m.run_id, r.title, m.marker, m.sender, m.attempts, m.max_attempts,
-                           o.bytes
+                    SELECT m.id, m.run_id, r.title, m.marker, m.marker_kind, m.marker_value, m.sender,
+                           m.attempts, m.max_attempts, o.bytes
                     FROM messages m JOIN runs r ON r.id = m.run_id
                     LEFT JOIN originals o ON o.message_id = m.id
                     WHERE m.id = ?
                     """, arguments: [id])!
             return JobClaim(
                 messageID: try row.decode(forColumn: "id"), runID: try row.decode(forColumn: "run_id"),
-                runTitle: try row.decode(forColumn: "title"), marker: try row.decode(forColumn: "marker"),
+                runTitle: try row.decode(forColumn: "title"),
+                marker: StoredMarker(
+                    canonical: try row.decode(forColumn: "marker"), kind: try row.decode(forColumn: "marker_kind"),
+                    value: try row.decode(forColumn: "marker_value")),
                 sender: try row.decode(forColumn: "sender"), attempt: try row.decode(forColumn: "attempts"),
                 maxAttempts: try row.decode(forColumn: "max_attempts"), leaseToken: leaseToken, workerID: workerID,
                 original: try row.decode(Data?.self, forColumn: "bytes") ?? Data())
