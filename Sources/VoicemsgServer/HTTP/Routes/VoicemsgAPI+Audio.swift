@@ -30,31 +30,13 @@ extension VoicemsgAPI {
             bytes = Data(try container.write(OggOpusReader.read(bytes)))
         }
         let etag = container == .ogg ? "\"\(sha256)\"" : "\"\(sha256)-\(container.rawValue)\""
-        var headers: HTTPFields = [
+        let headers: HTTPFields = [
             .eTag: etag, .acceptRanges: "bytes", .contentType: container.mediaType,
             .cacheControl: "private, max-age=31536000, immutable",
         ]
         if EntityTag.ifNoneMatch(request.headers[.ifNoneMatch], matches: etag) {
             return Response(status: .notModified, headers: headers)
         }
-        var range = ByteRange(header: request.headers[.range], length: bytes.count)
-        // A Range with an If-Range naming another version gets the whole, current body.
-        if let ifRange = request.headers[.ifRange], ifRange != etag { range = .whole }
-        switch range {
-        case .whole:
-            headers[.contentLength] = "\(bytes.count)"
-            return Response(
-                status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
-        case .partial(let span):
-            let slice = bytes.subdata(in: (bytes.startIndex + span.lowerBound)..<(bytes.startIndex + span.upperBound + 1))
-            headers[.contentRange] = "bytes \(span.lowerBound)-\(span.upperBound)/\(bytes.count)"
-            headers[.contentLength] = "\(slice.count)"
-            return Response(
-                status: .partialContent, headers: headers,
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: slice)))
-        case .unsatisfiable:
-            headers[.contentRange] = "bytes */\(bytes.count)"
-            return Response(status: .rangeNotSatisfiable, headers: headers)
-        }
+        return ByteRange.response(to: request, bytes: bytes, etag: etag, headers: headers)
     }
 }
