@@ -3,7 +3,8 @@ import Hummingbird
 
 /// A file of the web pages, compiled into the binary so that the server needs no folder of
 /// files beside it (see `scripts/embed-web.py`, which writes `WebAssets+Generated.swift` from
-/// `web/`).
+/// `web/`), in three forms: as it is, gzipped and in Brotli, compressed once by that script so
+/// that no request spends CPU on it.
 ///
 /// Neither of the packages' own ways fits. SwiftPM's `.embedInCode` writes every byte as an
 /// element of an array literal, which the compiler checks one by one: with the tracker's
@@ -14,18 +15,37 @@ import Hummingbird
 /// file paths. The validators are `EntityTag`'s, which compares tags weakly as RFC 9110 says;
 /// Hummingbird's `ifNoneMatch` compares them exactly, so a `W/` tag would never match.
 struct WebAsset: Sendable {
+    /// One form of the file (a representation, in RFC 9110's words) with its own validator.
+    struct Representation: Sendable {
+        let coding: ContentCoding
+        let bytes: Data
+        /// A strong validator: the first 128 bits of these bytes' SHA-256, quoted. Each form
+        /// has its own, as a strong validator must (RFC 9110 §8.8.1), and the file as it is
+        /// keeps the tag it had before it had other forms.
+        let etag: String
+
+        init(_ coding: ContentCoding, bytes: Data) {
+            self.coding = coding
+            self.bytes = bytes
+            etag = "\"\(SecureIdentifier.hexSHA256(bytes).prefix(32))\""
+        }
+    }
+
     let name: String
     let contentType: String
-    let bytes: Data
-    /// A strong validator: the first 128 bits of the SHA-256, quoted.
-    let etag: String
+    let representations: [ContentCoding: Representation]
 
-    init(name: String, bytes: Data) {
+    init(name: String, bytes: Data, gzip: Data, brotli: Data) {
         self.name = name
         contentType = Self.contentType(of: name)
-        self.bytes = bytes
-        etag = "\"\(SecureIdentifier.hexSHA256(bytes).prefix(32))\""
+        representations = [
+            .identity: Representation(.identity, bytes: bytes), .gzip: Representation(.gzip, bytes: gzip),
+            .brotli: Representation(.brotli, bytes: brotli),
+        ]
     }
+
+    /// The file as it is in `web/`.
+    var bytes: Data { representations[.identity]!.bytes }
 
     /// Hummingbird's type for the file's extension; text in web/ is UTF-8, which the type says
     /// so that the browser does not guess.
@@ -41,10 +61,17 @@ enum WebAssets {
     static let byName: [String: WebAsset] = Dictionary(
         uniqueKeysWithValues: sources.map { source in
             // scripts/embed-web.py wrote this base64 itself; WebPagesTests compares the decoded
-            // bytes with web/, so a bad literal fails there before it ships.
-            guard let bytes = Data(base64Encoded: source.base64) else {
-                fatalError("WebAssets+Generated.swift: \(source.name) is not valid base64; run scripts/embed-web.py")
+            // bytes with web/, and the live tests each compressed form decoded by curl, so a
+            // bad literal fails there before it ships.
+            func decoded(_ base64: String) -> Data {
+                guard let bytes = Data(base64Encoded: base64) else {
+                    fatalError("WebAssets+Generated.swift: \(source.name) is not valid base64; run scripts/embed-web.py")
+                }
+                return bytes
             }
-            return (source.name, WebAsset(name: source.name, bytes: bytes))
+            let asset = WebAsset(
+                name: source.name, bytes: decoded(source.base64), gzip: decoded(source.gzip),
+                brotli: decoded(source.brotli))
+            return (source.name, asset)
         })
 }

@@ -34,17 +34,17 @@ extension VoicemsgAPI {
     }
 
     func planPage(_ request: Request, _ context: VoicemsgRequestContext) throws -> Response {
-        Self.serve(asset: "plan.html", request)
+        try Self.serve(asset: "plan.html", request)
     }
 
     func recordingPage(_ request: Request, _ context: VoicemsgRequestContext) throws -> Response {
         _ = try Self.pageRunID(context)
-        return Self.serve(asset: "record.html", request, powers: .microphone)
+        return try Self.serve(asset: "record.html", request, powers: .microphone)
     }
 
     func runnerPage(_ request: Request, _ context: VoicemsgRequestContext) throws -> Response {
         _ = try Self.pageRunID(context)
-        return Self.serve(asset: "runner.html", request, powers: .runTracking)
+        return try Self.serve(asset: "runner.html", request, powers: .runTracking)
     }
 
     func staticFile(_ request: Request, _ context: VoicemsgRequestContext) throws -> Response {
@@ -53,7 +53,7 @@ extension VoicemsgAPI {
         else {
             throw HTTPError(.notFound, message: "no such file")
         }
-        return Self.serve(asset: name, request)
+        return try Self.serve(asset: name, request)
     }
 
     /// A page for a run id that could exist; anything path-like is 404 before a page is sent.
@@ -66,13 +66,18 @@ extension VoicemsgAPI {
 
     /// The file with its ETag; browsers revalidate each time (`no-cache`) and get 304 while
     /// the binary is the same, so a new release is never hidden behind a stale copy.
-    static func serve(asset name: String, _ request: Request, powers: PagePowers = []) -> Response {
+    ///
+    /// The form sent is the one `Accept-Encoding` asks for (`ContentCoding.negotiate`): the
+    /// file as it is, gzipped or in Brotli, each embedded once. Every answer says that it varies
+    /// with that header, and the validators, `If-None-Match` and `If-Range` alike, are those of
+    /// the form this request gets; a range counts bytes of that form, compressed or not.
+    static func serve(asset name: String, _ request: Request, powers: PagePowers = []) throws -> Response {
         let asset = WebAssets.byName[name]!
         var headers: HTTPFields = [
-            .eTag: asset.etag,
             .cacheControl: "no-cache",
             .contentSecurityPolicy: contentSecurityPolicy(powers),
             .xContentTypeOptions: "nosniff",
+            .vary: "Accept-Encoding",
             HTTPField.Name("Referrer-Policy")!: "no-referrer",
             HTTPField.Name("Permissions-Policy")!: permissionsPolicy(powers),
         ]
@@ -80,12 +85,23 @@ extension VoicemsgAPI {
         // through this worker. Served from /static/, it may control the runner's pages and no
         // other: not the recording page, nor the plan page.
         if name == serviceWorkerName { headers[HTTPField.Name("Service-Worker-Allowed")!] = serviceWorkerScope }
-        if EntityTag.ifNoneMatch(request.headers[.ifNoneMatch], matches: asset.etag) {
+        guard
+            let coding = ContentCoding.negotiate(
+                request.headers[.acceptEncoding], available: Array(asset.representations.keys))
+        else {
+            throw HTTPError(
+                .notAcceptable, headers: headers,
+                message: "Accept-Encoding refuses every form of \(name): it is sent as it is, gzip or br")
+        }
+        let form = asset.representations[coding]!
+        headers[.eTag] = form.etag
+        headers[.acceptRanges] = "bytes"
+        if EntityTag.ifNoneMatch(request.headers[.ifNoneMatch], matches: form.etag) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = asset.contentType
-        headers[.contentLength] = "\(asset.bytes.count)"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+        if coding != .identity { headers[.contentEncoding] = coding.rawValue }
+        return ByteRange.response(to: request, bytes: form.bytes, etag: form.etag, headers: headers)
     }
 }
 
