@@ -6,7 +6,8 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 CONFIG ?= debug
 BIN = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)/voicemsg
 # Release builds link the Swift runtime and Foundation statically on Linux, as a binary meant
-# to be copied to another machine must be; it also starts in a third of the memory.
+# to be copied to another machine must be; it also starts in less memory, mapping no shared Swift
+# libraries.
 RELEASE = -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib)
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE) --show-bin-path)
 
