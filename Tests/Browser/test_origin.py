@@ -113,6 +113,11 @@ class TestOrigin:
             if self.offline:
                 self.note(request_line, None)
                 return
+            # A page the shims go into is asked for as it is: the server sends what the browser
+            # accepts, and a gzipped or Brotli page has no <head> to add them to. Its files keep
+            # the browser's Accept-Encoding, so each engine still decodes what the server
+            # compressed.
+            rewrites_page = self.inject and not path.startswith(("/static/", "/v1/"))
             length, kept = 0, [request_line]
             for line in lines[1:]:
                 key, _, value = line.partition(":")
@@ -121,7 +126,11 @@ class TestOrigin:
                     length = int(value.strip())
                 if name in ("connection", "keep-alive", "proxy-connection"):
                     continue
+                if rewrites_page and name == "accept-encoding":
+                    continue
                 kept.append(line)
+            if rewrites_page:
+                kept.append("Accept-Encoding: identity")
             kept.append("Connection: close")
             is_upload = request_line.startswith("POST ") and "/messages?" in request_line
             spoil = False
