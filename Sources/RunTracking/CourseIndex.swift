@@ -1,0 +1,207 @@
+/// A course cut into straight pieces, each in a flat frame of its own, so that where a fix lies
+/// along the course is found in time that does not grow with the course's length.
+///
+/// A piece's frame is east/north metres around its start, linear in latitude and longitude, so
+/// the piece (straight on the map) is exactly straight in it and a fix near it lands within a
+/// part in 10⁵ of its true place. Pieces are at most `longestPiece` long: a course drawn with
+/// places kilometres apart is cut finer, where a frame's scale would start to drift.
+///
+/// Consecutive pieces are bounded in blocks, and blocks in groups, each by a circle that holds
+/// them: looking for the course near a fix far along it (a runner off the course, who may
+/// come back anywhere ahead) skips every group and block whose circle is too far away.
+struct CourseIndex: Sendable {
+    struct Piece: Sendable {
+        var latitude: Double
+        var longitude: Double
+        var metersPerDegreeEast: Double
+        var metersPerDegreeNorth: Double
+        /// The unit vector along the piece, east and north.
+        var directionEast: Double
+        var directionNorth: Double
+        /// In the frame's metres.
+        var length: Double
+        /// Metres along the course at its start, and course metres per frame metre along it.
+        var startMeters: Double
+        var metersPerLength: Double
+    }
+
+    /// A circle holding consecutive pieces (or blocks), and the metres along the course they span.
+    struct Bound: Sendable {
+        var latitude: Double
+        var longitude: Double
+        var metersPerDegreeEast: Double
+        var metersPerDegreeNorth: Double
+        var radius: Double
+        var first: Int
+        var end: Int
+        var startMeters: Double
+        var endMeters: Double
+    }
+
+    static let longestPiece = 1000.0
+    static let fanout = 32
+
+    private(set) var pieces: [Piece] = []
+    /// Blocks of `fanout` pieces, and groups of `fanout` blocks (`first` and `end` count blocks).
+    private(set) var blocks: [Bound] = []
+    private(set) var groups: [Bound] = []
+    /// The course's end: where its last piece ends.
+    private(set) var endMeters = 0.0
+
+    init(points: [Course.Point], cumulative: [Double]) {
+        for index in points.indices.dropLast() {
+            let from = points[index], to = points[index + 1]
+            let meters = cumulative[index + 1] - cumulative[index]
+            let parts = max(1, Int((meters / Self.longestPiece).rounded(.up)))
+            let deltaLongitude = Geodesic.normalizedDegrees(to.longitude - from.longitude)
+            for part in 0..<parts {
+                let share = Double(part) / Double(parts), next = Double(part + 1) / Double(parts)
+                appendPiece(
+                    from: (from.latitude + share * (to.latitude - from.latitude), from.longitude + share * deltaLongitude),
+                    to: (from.latitude + next * (to.latitude - from.latitude), from.longitude + next * deltaLongitude),
+                    startMeters: cumulative[index] + share * meters, meters: meters / Double(parts))
+            }
+        }
+        endMeters = cumulative[cumulative.count - 1]
+        blocks = Self.bounds(count: pieces.count) { pieceIndex in
+            let piece = pieces[pieceIndex]
+            let end = (piece.latitude + piece.directionNorth * piece.length / piece.metersPerDegreeNorth,
+                       piece.longitude + piece.directionEast * piece.length / piece.metersPerDegreeEast)
+            return ([(piece.latitude, piece.longitude), end], piece.startMeters, piece.startMeters + piece.length * piece.metersPerLength, 0)
+        }
+        groups = Self.bounds(count: blocks.count) { blockIndex in
+            let block = blocks[blockIndex]
+            return ([(block.latitude, block.longitude)], block.startMeters, block.endMeters, block.radius)
+        }
+    }
+
+    private mutating func appendPiece(
+        from: (latitude: Double, longitude: Double), to: (latitude: Double, longitude: Double), startMeters: Double, meters: Double
+    ) {
+        let frame = LocalTangentPlane(originLatitude: from.latitude, originLongitude: from.longitude)
+        let end = frame.project(latitude: to.latitude, longitude: to.longitude)
+        let length = planarLength(end.east, end.north)
+        pieces.append(Piece(
+            latitude: from.latitude, longitude: from.longitude,
+            metersPerDegreeEast: frame.metersPerDegreeEast, metersPerDegreeNorth: frame.metersPerDegreeNorth,
+            directionEast: length > 0 ? end.east / length : 1, directionNorth: length > 0 ? end.north / length : 0,
+            length: length, startMeters: startMeters, metersPerLength: length > 0 ? meters / length : 1))
+    }
+
+    /// Circles over runs of `fanout` consecutive items, each item given as its places, its
+    /// metres along the course and its own radius around those places.
+    private static func bounds(
+        count: Int, item: (Int) -> (places: [(Double, Double)], start: Double, end: Double, radius: Double)
+    ) -> [Bound] {
+        var bounds: [Bound] = []
+        var first = 0
+        while first < count {
+            let end = min(first + fanout, count)
+            let reference = item(first).places[0]
+            var south = Double.infinity, north = -Double.infinity, west = Double.infinity, east = -Double.infinity
+            for index in first..<end {
+                for place in item(index).places {
+                    south = min(south, place.0)
+                    north = max(north, place.0)
+                    let longitude = reference.1 + Geodesic.normalizedDegrees(place.1 - reference.1)
+                    west = min(west, longitude)
+                    east = max(east, longitude)
+                }
+            }
+            let frame = LocalTangentPlane(originLatitude: (south + north) / 2, originLongitude: (west + east) / 2)
+            var radius = 0.0
+            for index in first..<end {
+                let held = item(index)
+                for place in held.places {
+                    let point = frame.project(latitude: place.0, longitude: place.1)
+                    radius = max(radius, planarLength(point.east, point.north) + held.radius)
+                }
+            }
+            // A flat frame's scale drifts by a part in 10³ over tens of kilometres: the circle
+            // is widened by more, so that it never leaves out a piece it holds.
+            bounds.append(Bound(
+                latitude: frame.originLatitude, longitude: frame.originLongitude,
+                metersPerDegreeEast: frame.metersPerDegreeEast, metersPerDegreeNorth: frame.metersPerDegreeNorth,
+                radius: radius * 1.01 + 1, first: first, end: end,
+                startMeters: item(first).start, endMeters: item(end - 1).end))
+            first = end
+        }
+        return bounds
+    }
+
+    /// The piece whose span along the course holds `meters` (the first or last past the ends).
+    func piece(at meters: Double) -> Int {
+        var low = 0, high = pieces.count
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if pieces[middle].startMeters <= meters { low = middle } else { high = middle }
+        }
+        return low
+    }
+
+    /// Where a place projects onto piece `index`: metres along the course, and the squared
+    /// metres from the place to there; the place's east/north in the piece's frame besides.
+    @inline(__always)
+    func project(latitude: Double, longitude: Double, onto index: Int) -> (meters: Double, squared: Double) {
+        let piece = pieces[index]
+        let east = Geodesic.normalizedDegrees(longitude - piece.longitude) * piece.metersPerDegreeEast
+        let north = (latitude - piece.latitude) * piece.metersPerDegreeNorth
+        let along = min(max(east * piece.directionEast + north * piece.directionNorth, 0), piece.length)
+        let offEast = east - along * piece.directionEast, offNorth = north - along * piece.directionNorth
+        return (piece.startMeters + along * piece.metersPerLength, offEast * offEast + offNorth * offNorth)
+    }
+
+    /// How far a place is from a bound's circle at least (0 inside it).
+    @inline(__always)
+    static func gap(latitude: Double, longitude: Double, to bound: Bound) -> Double {
+        let east = Geodesic.normalizedDegrees(longitude - bound.longitude) * bound.metersPerDegreeEast
+        let north = (latitude - bound.latitude) * bound.metersPerDegreeNorth
+        return max(0, planarLength(east, north) - bound.radius)
+    }
+
+    /// From piece `index`, the nearest place of the course where the distance to the place
+    /// stops shrinking, staying within pieces `lowest...highest`: the foot of the place on the
+    /// stretch of course around that piece.
+    func descend(latitude: Double, longitude: Double, from index: Int, lowest: Int, highest: Int) -> (piece: Int, meters: Double, squared: Double) {
+        var best = index
+        var found = project(latitude: latitude, longitude: longitude, onto: index)
+        var moved = false
+        while best < highest {
+            let next = project(latitude: latitude, longitude: longitude, onto: best + 1)
+            guard next.squared < found.squared else { break }
+            (best, found, moved) = (best + 1, next, true)
+        }
+        while !moved, best > lowest {
+            let previous = project(latitude: latitude, longitude: longitude, onto: best - 1)
+            guard previous.squared < found.squared else { break }
+            (best, found) = (best - 1, previous)
+        }
+        return (best, found.meters, found.squared)
+    }
+
+    /// The pieces within `radius` metres of a place, in order along the course from `from`
+    /// metres to `through`, each handed to `visit` (piece, metres along, squared distance)
+    /// until it returns true; groups and blocks whose circles lie farther away are skipped.
+    func scan(
+        latitude: Double, longitude: Double, from: Double, through: Double, radius: Double,
+        visit: (Int, Double, Double) -> Bool
+    ) {
+        let squaredRadius = radius * radius
+        let firstBlock = piece(at: from) / Self.fanout
+        for group in groups[(firstBlock / Self.fanout)...] {
+            if group.startMeters > through { return }
+            guard group.endMeters >= from, Self.gap(latitude: latitude, longitude: longitude, to: group) <= radius else { continue }
+            for block in blocks[max(group.first, firstBlock)..<group.end] {
+                if block.startMeters > through { return }
+                guard block.endMeters >= from, Self.gap(latitude: latitude, longitude: longitude, to: block) <= radius else { continue }
+                for index in block.first..<block.end {
+                    let start = pieces[index].startMeters
+                    if start > through { return }
+                    guard start + pieces[index].length * pieces[index].metersPerLength >= from else { continue }
+                    let found = project(latitude: latitude, longitude: longitude, onto: index)
+                    if found.squared <= squaredRadius, visit(index, found.meters, found.squared) { return }
+                }
+            }
+        }
+    }
+}
