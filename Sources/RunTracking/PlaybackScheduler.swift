@@ -282,6 +282,10 @@ extension PlaybackScheduler.Progress {
     /// after the fixes come every second again.
     static let intervalDecay = 0.02
 
+    /// Faster than this (m/s) between two updates, the distance jumped (see `advance`): 15 m/s,
+    /// beyond a sprinter's top speed and the tracker's own `maximumSpeed`.
+    static let jumpSpeed = 15.0
+
     /// Takes a new distance: never backwards, and a smoothed speed for the lead.
     @inline(__always)
     mutating func advance(to time: Double, meters newMeters: Double, configuration: PlaybackScheduler.Configuration) {
@@ -291,8 +295,12 @@ extension PlaybackScheduler.Progress {
             // An exponential smoother of the speed between updates, its weight elapsed / (τ +
             // elapsed) to first order (no exp() per fix): speed += weight × (Δm / elapsed −
             // speed), written with one division, since dividing is most of its cost per fix.
+            // A step faster than anyone runs is a jump, not a pace: the distance of a runner
+            // back on the course after a short cut. Taken as a pace, it carried the reckoning
+            // past the next marker, which then played tens of metres early.
             let tau = max(configuration.speedTimeConstant, 0)
-            speed += ((clamped - meters) - speed * elapsed) / (tau + elapsed)
+            let step = clamped - meters
+            if step <= Self.jumpSpeed * elapsed { speed += (step - speed * elapsed) / (tau + elapsed) }
             // Watches' smart recording and phones saving battery report every 1 to 15 s;
             // longer is a gap. The usual longest interval, not the mean: rises to a longer one
             // at once and sinks back slowly, so that the reckoning spans the long intervals
