@@ -11,6 +11,8 @@ public struct GPXError: Error, CustomStringConvertible, Sendable, Equatable {
         case malformed
         /// The document is GPX, but its points cannot be replayed (no fixes, bad times).
         case invalidTrack
+        /// The document is GPX, but its points cannot be a race's course (see `Course`).
+        case invalidCourse
     }
 
     /// What kind of failure this is.

@@ -8,6 +8,9 @@ final class GPXParserDelegate: XMLEventHandler {
     static let garminTrackPointV2Namespace = "http://www.garmin.com/xmlschemas/TrackPointExtension/v2"
 
     let source: String
+    /// Read for a course: more points than `Course.maximumPointCount` stop the parse there, so
+    /// a file of millions of points is refused without holding them all.
+    let pointLimit: Int?
     private(set) var version: String?
     private(set) var points: [GPXPoint] = []
     private(set) var rejectedPointCount = 0
@@ -27,8 +30,9 @@ final class GPXParserDelegate: XMLEventHandler {
         case elevation, time, speed, accuracy
     }
 
-    init(source: String) {
+    init(source: String, pointLimit: Int? = nil) {
         self.source = source
+        self.pointLimit = pointLimit
     }
 
     /// GPX 1.1, GPX 1.0, or none (old files without xmlns). Compared one by one: a set would
@@ -142,6 +146,9 @@ final class GPXParserDelegate: XMLEventHandler {
             if !segmentHasPoints {
                 segmentHasPoints = true
                 segmentsWithPoints += 1
+            }
+            if let pointLimit, points.count >= pointLimit {
+                throw GPXError(.invalidCourse, "the course has more than \(pointLimit) points; at most \(pointLimit) are taken", source: source)
             }
             points.append(point)
             return

@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 #endif
+import RunTracking
 
 /// Reads GPX 1.0 and 1.1 files into a `GPXTrack`, event by event through libexpat
 /// (`ExpatParser`), so only the points are kept and Foundation's XML module (libxml2, ICU) is
@@ -37,8 +38,24 @@ public enum GPXReader {
         try parse(data, source: name)
     }
 
-    private static func parse(_ data: Data, source: String) throws -> GPXTrack {
-        let handler = GPXParserDelegate(source: source)
+    /// Reads the GPX file at `path` as a race's course (see `GPXTrack.course()`): its track,
+    /// or else its route. Past `Course.maximumPointCount` points the file is refused there.
+    public static func readCourse(contentsOfFile path: String) throws -> Course {
+        guard FileManager.default.isReadableFile(atPath: path),
+              let data = FileManager.default.contents(atPath: path)
+        else {
+            throw GPXError(.io, "cannot open the file for reading", source: path)
+        }
+        return try readCourse(data: data, name: path)
+    }
+
+    /// Reads a course from GPX in memory; `name` is used in error messages.
+    public static func readCourse(data: Data, name: String) throws -> Course {
+        try parse(data, source: name, pointLimit: Course.maximumPointCount).course()
+    }
+
+    private static func parse(_ data: Data, source: String, pointLimit: Int? = nil) throws -> GPXTrack {
+        let handler = GPXParserDelegate(source: source, pointLimit: pointLimit)
         do {
             try ExpatParser.parse(data, into: handler)
         } catch let error as XMLDocumentError {
