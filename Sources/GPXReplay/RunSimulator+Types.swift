@@ -25,16 +25,46 @@ extension RunSimulator {
 
     /// The tracker's and the scheduler's settings for one replay.
     public struct Configuration: Sendable {
-        /// The tracker's settings.
+        /// The positions-alone tracker's settings, when there is no course.
         public var tracker: DistanceTracker.Configuration
         /// Lead, gap and planned distance. Relative markers need `plannedDistance`.
         public var scheduler: PlaybackScheduler.Configuration
+        /// The race's course: with one, the `CourseTracker` gives the distance, along it.
+        public var course: Course?
+        /// The course tracker's settings (its own `odometer` settings included), with a course.
+        public var courseTracker: CourseTracker.Configuration
 
         /// The settings for a replay; the defaults are the phone's.
-        public init(tracker: DistanceTracker.Configuration = .init(), scheduler: PlaybackScheduler.Configuration = .init()) {
+        public init(
+            tracker: DistanceTracker.Configuration = .init(), scheduler: PlaybackScheduler.Configuration = .init(),
+            course: Course? = nil, courseTracker: CourseTracker.Configuration = .init()
+        ) {
             self.tracker = tracker
             self.scheduler = scheduler
+            self.course = course
+            self.courseTracker = courseTracker
         }
+    }
+
+    /// Where the runner left the course, and where they came back to it.
+    public struct Excursion: Sendable, Codable, Equatable {
+        /// Seconds since the first fix, and metres along the course where they were last seen
+        /// on it.
+        public var leftSeconds: Double
+        public var leftMeters: Double
+        /// When and where along the course they were back on it; nil when the run ended off it.
+        public var rejoinedSeconds: Double?
+        public var rejoinedMeters: Double?
+        /// Metres of course not run: the rejoin's place less where they left (about 0 after a
+        /// wrong turn and back; a short cut's length). Nil when the run ended off the course.
+        public var skippedMeters: Double?
+    }
+
+    /// The run against its course.
+    public struct CourseSummary: Sendable, Codable, Equatable {
+        public var lengthMeters: Double
+        /// Every time the runner left the course, in order.
+        public var excursions: [Excursion]
     }
 
     /// One message's place on the run.
@@ -102,5 +132,7 @@ extension RunSimulator {
         public var unplayed: [Unplayed]
         /// Distance over time, one sample per fix; for plots, not part of the JSON contract.
         public var distance: [Sample]
+        /// With a course: its length, and where the runner left it and came back.
+        public var course: CourseSummary?
     }
 }

@@ -1,6 +1,7 @@
 import RunTracking
-/// Replays a run's fixes through the `DistanceTracker` and the `PlaybackScheduler`, playing
-/// each message for its duration, to show exactly when each would play.
+/// Replays a run's fixes through the tracker and the `PlaybackScheduler`, playing each message
+/// for its duration, to show exactly when each would play. The tracker is a `RunTracker`: the
+/// `DistanceTracker`, or with a course (`Configuration.course`) the `CourseTracker`.
 ///
 /// Time is seconds since the first fix. Between fixes `PlaybackReplay` delivers what a phone
 /// would: the end of each playback at its exact time, and a `tick` at each wake-up the
@@ -33,7 +34,9 @@ public enum RunSimulator {
             durations: Dictionary(uniqueKeysWithValues: messages.enumerated().map { (String($0.offset), $0.element.durationSeconds) }))
         let markerMeters = Dictionary(uniqueKeysWithValues: scheduler.queue.map { ($0.message.id, $0.meters) })
         let path = RecordedPath(fixes, maximumSpeed: configuration.tracker.maximumSpeed)
-        var tracker = DistanceTracker(configuration: configuration.tracker)
+        var tracker = configuration.course.map { RunTracker.course(CourseTracker(course: $0, configuration: configuration.courseTracker)) }
+            ?? .positions(DistanceTracker(configuration: configuration.tracker))
+        var excursions: [Excursion] = []
         var meters = 0.0
         var plays: [Play] = []
         var distance: [Sample] = []
@@ -54,7 +57,9 @@ public enum RunSimulator {
         var last = 0.0
         for fix in fixes {
             let seconds = fix.time - first.time
-            meters = tracker.update(with: fix).meters
+            let reading = tracker.update(with: fix)
+            meters = reading.meters
+            if let event = reading.event { note(event, at: seconds, in: &excursions) }
             last = max(last, seconds)
             distance.append(Sample(seconds: seconds, meters: meters))
             record(replay.handle(.distanceUpdate(time: seconds, meters: meters)))
@@ -70,7 +75,24 @@ public enum RunSimulator {
         return Timeline(
             distanceMeters: meters, pathMeters: path.length, durationSeconds: last,
             plannedDistanceMeters: configuration.scheduler.plannedDistance, plays: plays,
-            unplayed: unplayed, distance: distance)
+            unplayed: unplayed, distance: distance,
+            course: configuration.course.map { CourseSummary(lengthMeters: $0.length, excursions: excursions) })
+    }
+
+    /// Opens an excursion when the runner leaves the course, closes it when they are back.
+    private static func note(_ event: CourseTracker.Event, at seconds: Double, in excursions: inout [Excursion]) {
+        switch event {
+        case .leftCourse(let meters):
+            excursions.append(Excursion(leftSeconds: seconds, leftMeters: meters))
+        case .rejoinedCourse(let meters, let skipped):
+            // A runner who starts away from the course joins it without having left it.
+            if excursions.last?.rejoinedSeconds != nil || excursions.isEmpty {
+                excursions.append(Excursion(leftSeconds: 0, leftMeters: meters - skipped))
+            }
+            excursions[excursions.count - 1].rejoinedSeconds = seconds
+            excursions[excursions.count - 1].rejoinedMeters = meters
+            excursions[excursions.count - 1].skippedMeters = skipped
+        }
     }
 
     /// The tracker's total over `fixes`: the planned distance to assume when none is given.
