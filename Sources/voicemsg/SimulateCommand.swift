@@ -23,6 +23,10 @@ struct SimulateCommand: AsyncParsableCommand {
             lead. Relative markers (50%, halfway, finish, finish-1km) resolve against \
             --planned-distance; a message pinned to one is refused without it (exit 64), since \
             the track's length is not the plan: a run can end short of it or go past it.
+            With --course, the run is replayed against the race's course (a GPX track or route): \
+            the distance is the place along the course, the planned distance is the course's \
+            length unless --planned-distance is given, and the output says where the runner left \
+            the course and came back to it (a short cut, when further along).
             """)
 
     @Option(help: "The run to replay, as GPX 1.0 or 1.1.", completion: .file(extensions: ["gpx"]))
@@ -38,6 +42,10 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Pace for points without times (routes, some exports), such as 6:00/km.",
             transform: Pace.init(parsing:))
     var pace: Pace?
+
+    @Option(help: "The race's course, as GPX: its track (segments joined) or else its route. Markers are then placed along it.",
+            completion: .file(extensions: ["gpx"]))
+    var course: String?
 
     @Flag(help: "Print the timeline as JSON on stdout.")
     var json = false
@@ -64,15 +72,17 @@ struct SimulateCommand: AsyncParsableCommand {
         let loaded = try messages.map { try Self.loadMessage($0, withSamples: mixdown != nil) }
         // A clear error here, not a silent guess: the track's length is
         // what was run, not what was planned, and a 50% marker placed on it moves with it.
-        if plannedDistance == nil, let relative = loaded.first(where: { $0.marker.isRelative }) {
+        // A course's length is what was planned.
+        if plannedDistance == nil, course == nil, let relative = loaded.first(where: { $0.marker.isRelative }) {
             printError("\(relative.file): marker '\(relative.marker.canonical)' is relative to the run's length; give --planned-distance, such as --planned-distance 10km")
             throw ExitCode.validationFailure
         }
+        let raceCourse = try course.map { try GPXReader.readCourse(contentsOfFile: $0) }
         let fixes = try GPXReader.read(contentsOfFile: gpx).fixes(pace: pace)
-        let planned = plannedDistance?.meters
+        let planned = plannedDistance?.meters ?? raceCourse?.length
         let timeline = try RunSimulator.simulate(
             fixes: fixes, messages: loaded,
-            configuration: .init(scheduler: .init(plannedDistance: planned)))
+            configuration: .init(scheduler: .init(plannedDistance: planned), course: raceCourse))
 
         if let svg {
             try AtomicFile.write(Array(RunTimelineSVG.render(timeline).utf8), to: svg)
@@ -157,6 +167,7 @@ struct SimulateCommand: AsyncParsableCommand {
         for missing in timeline.unplayed {
             lines.append("not played: \(missing.file) at \(missing.marker) (\(Int(missing.markerMeters)) m)")
         }
+        if let course = timeline.course { lines += Self.courseLines(course, clock: clock) }
         lines.append("late m: metres past the marker when the message started, by the tracker's distance; "
             + "path late m: the same along the track's own points. Negative: it started early, by the scheduler's lead. "
             + "A recorded track's points carry its GPS jitter, which the tracker leaves out, so path late m grows along such "
@@ -166,8 +177,30 @@ struct SimulateCommand: AsyncParsableCommand {
     }
 }
 
+extension SimulateCommand {
+    /// The course's length, and each time the runner left it and came back, in words.
+    static func courseLines(_ course: RunSimulator.CourseSummary, clock: (Double) -> String) -> [String] {
+        func place(_ meters: Double) -> String { String(printf: "%.2f km", meters / 1000) }
+        var lines = ["course: \(String(printf: "%.0f", course.lengthMeters)) m; the distance is the place along it"]
+        if course.excursions.isEmpty { lines.append("the runner stayed on the course") }
+        for excursion in course.excursions {
+            var line = "off the course: left it at \(place(excursion.leftMeters)) (\(clock(excursion.leftSeconds)))"
+            if let seconds = excursion.rejoinedSeconds, let meters = excursion.rejoinedMeters, let skipped = excursion.skippedMeters {
+                line += ", back on it at \(place(meters)) (\(clock(seconds)))"
+                if skipped >= CourseTracker.shortCutMeters {
+                    line += String(printf: ": a short cut, %.0f m of the course not run; the markers in it played at once", skipped)
+                }
+            } else {
+                line += ", and never came back to it"
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+}
+
 /// The `--json` shape (docs/cli.md): the run's distances and duration, then each message's
-/// start or why it never started.
+/// start or why it never started, and with a course, where the runner left it and came back.
 private struct SimulationJSON: Encodable {
     var distanceMeters: Double
     var pathDistanceMeters: Double
@@ -175,6 +208,7 @@ private struct SimulationJSON: Encodable {
     var plannedDistanceMeters: Double?
     var plays: [RunSimulator.Play]
     var unplayed: [RunSimulator.Unplayed]
+    var course: RunSimulator.CourseSummary?
 
     init(_ timeline: RunSimulator.Timeline) {
         distanceMeters = timeline.distanceMeters
@@ -183,5 +217,6 @@ private struct SimulationJSON: Encodable {
         plannedDistanceMeters = timeline.plannedDistanceMeters
         plays = timeline.plays
         unplayed = timeline.unplayed
+        course = timeline.course
     }
 }

@@ -10,6 +10,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GPXReplay
+import RunTracking
 
 // What `voicemsg simulate` writes besides its table and JSON: the SVG plot and the audio
 // mixdown. Only the command line needs them, so they live here, in one file.
@@ -49,6 +50,17 @@ enum RunTimelineSVG {
         var points: [String] = []
         for (index, sample) in timeline.distance.enumerated() where index % stride == 0 || index == timeline.distance.count - 1 {
             points.append("\(f(x(sample.seconds))),\(f(y(sample.meters)))")
+        }
+        // Off the course: a grey band over the time away, named where it is left and rejoined.
+        for excursion in timeline.course?.excursions ?? [] {
+            let end = excursion.rejoinedSeconds ?? timeline.durationSeconds
+            let skipped = excursion.skippedMeters.map { $0 >= CourseTracker.shortCutMeters ? String(printf: ", short cut of %.0f m", $0) : "" } ?? ", not back"
+            let text = escape(String(printf: "off course at %.2f km", excursion.leftMeters / 1000) + skipped)
+            svg += """
+                <rect x="\(f(x(excursion.leftSeconds)))" y="\(f(top))" width="\(f(max(2, x(end) - x(excursion.leftSeconds))))" height="\(f(plotHeight))" fill="#7f7f7f" fill-opacity="0.2"><title>\(text)</title></rect>
+                <text x="\(f(x(excursion.leftSeconds) + 2))" y="\(f(top + plotHeight - 6))" fill="#555555">\(text)</text>
+
+                """
         }
         svg += "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>\n"
         var placed: [LabelBox] = []
