@@ -6,7 +6,8 @@
 # the held-out figures do not get worse.
 # Usage: scripts/tracker-corpus.sh [text a run's description must contain]
 # BEFORE=<git revision> also builds the tracker (Sources/RunTracking) of that revision,
-# replays the same runs through it, and prints its figures beside this tree's.
+# replays the same runs through it, and prints its figures beside this tree's. The course
+# runs' rows (course ...) then compare this tree's course tracker, as that revision has none.
 # The other switches (VERBOSE, TRACKER, SET, WIDER, ...) are listed at the top of
 # scripts/tracker-corpus/main.swift.
 set -eu
@@ -43,6 +44,12 @@ mkdir -p "$work/before"
 git -C "$root" rev-parse --verify --quiet "$BEFORE^{commit}" > /dev/null || { echo "BEFORE=$BEFORE: no such revision" >&2; exit 1; }
 for file in $(git -C "$root" ls-tree --name-only "$BEFORE" Sources/RunTracking/); do
     case "$file" in *.swift) git -C "$root" show "$BEFORE:$file" > "$work/before/$(basename "$file")" ;; esac
+done
+# What this tree adds beside the tracker (the course tracker, for the course runs) is taken as
+# it is now where that revision has no file of the name: the course runs then compare the same
+# course tracker, and the other runs the two positions-alone trackers.
+for file in "$root"/Sources/RunTracking/*.swift; do
+    [ -e "$work/before/$(basename "$file")" ] || cp "$file" "$work/before/"
 done
 build "$work/before" "$out-before"
 SUMMARY="$work/before.tsv" "$out-before" "$root/samples/gpx" "${1:-}" > "$work/before.txt"

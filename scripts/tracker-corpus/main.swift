@@ -237,6 +237,17 @@ for (name, variants) in sets {
     let results = try replay(variants, set: name)
     table.append((name, figures(results)))
 }
+// The course runs, each set's figures added below its own; NO_COURSE=1 leaves them out.
+var coursePairs: [(set: String, pairs: [CoursePair])] = []
+if environment["NO_COURSE"] == nil, environment["WIDER"] == nil {
+    print("\n== Course runs: the course tracker given the course (runs where it misses a bound; VERBOSE=1 prints all)")
+    for (index, set) in table.enumerated() {
+        guard let split = TrackerCorpus.Split(rawValue: set.set) else { continue }
+        let pairs = try replayCourseRuns(split)
+        coursePairs.append((set.set, pairs))
+        table[index].figures += courseFigures(pairs)
+    }
+}
 if !alongLines.isEmpty {
     print("\n== Trail runs along the way (late: starts past 15 m at 1 Hz, 25 m every 5 s)")
     for line in alongLines { print(line) }
@@ -298,6 +309,7 @@ if !boundRows.isEmpty {
         }
     }
 }
+for (set, pairs) in coursePairs { courseShapeTable(pairs, set: set) }
 if oracleMarkers > 0 {
     let lengths = oracleLate.sorted { $0.key < $1.key }.map { String(format: "%.0f m: %d", $0.key, $0.value) }
     print("oracle chords, marks passed too far off of \(oracleMarkers): " + lengths.joined(separator: ", ") + "; the best length for each variant: \(oracleBestLate)")
@@ -383,6 +395,7 @@ for seed in UInt64(1)...10 where filter.isEmpty {
 for reports in [true, false] where !standing.isEmpty {
     print((reports ? "phone:         " : "position only: ") + standing[reports, default: []].map { String(format: "%.2f", $0) }.joined(separator: " "))
 }
+if filter.isEmpty, environment["NO_COURSE"] == nil { courseStanding() }
 if filter.isEmpty {
     // A real recording: a Garmin standing in one spot for about 90 s (fixes 16 to 31).
     let fixes = try GPXReader.read(contentsOfFile: samples + "/garmin-standing-jitter.gpx").fixes()

@@ -9,16 +9,18 @@ struct CorpusRun: Sendable {
     var path: TruePath
     var motion: Motion
     var fixes: [GPSFix]
+    /// A course run's course and where along it the runner truly is (nil from positions alone).
+    var layout: CourseLayout?
 
     /// Metres along the clean path from the first fix to the last: what the tracker should say.
     var truth: Double { motion.distance(at: fixes.last!.time) - motion.distance(at: fixes.first!.time) }
 
-    /// The run's planned distance, for the scheduler: the truth.
-    var plannedDistance: Double { truth }
+    /// The run's planned distance, for the scheduler: the truth, or the course's length.
+    var plannedDistance: Double { layout?.course.length ?? truth }
 
     /// A message every 500 m and one at the finish.
     var markers: [DistanceMarker] {
-        stride(from: 500.0, to: truth - 50, by: 500).map { DistanceMarker.absolute(meters: $0) } + [.finish]
+        stride(from: 500.0, to: plannedDistance - 50, by: 500).map { DistanceMarker.absolute(meters: $0) } + [.finish]
     }
 
     /// While the app slept (no fixes) in the stale-fix case, and until three fresh fixes have
@@ -33,9 +35,20 @@ struct CorpusRun: Sendable {
     /// The true distance covered at `time` (seconds on the fixes' clock, which starts at 0).
     func trueDistance(at time: Double) -> Double { motion.distance(at: time) - motion.distance(at: fixes.first!.time) }
 
+    /// Where along the course the runner truly is at `time` (see `CourseLayout.courseMeters`).
+    func trueCourseDistance(at time: Double) -> Double {
+        guard let layout else { return trueDistance(at: time) }
+        return layout.courseMeters(atRunner: motion.distance(at: time)) - layout.courseMeters(atRunner: motion.distance(at: fixes.first!.time))
+    }
+
     init(_ variant: CorpusVariant, samples directory: String) throws {
         self.variant = variant
         path = try Self.path(for: variant.route, samples: directory)
+        if let shape = variant.course {
+            let layout = CourseLayout(shape, on: path, seed: variant.seed)
+            self.layout = layout
+            path = layout.runner
+        }
         switch variant.movement {
         case .steady(let speed): motion = .steady(speed, length: path.length)
         case .walkBreaks(let run, let walk):

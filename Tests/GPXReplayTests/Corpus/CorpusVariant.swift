@@ -74,6 +74,9 @@ struct CorpusVariant: Sendable, CustomStringConvertible {
     /// again: once with its old time, then 4 times stamped afresh.
     var staleFixes = false
     var seed: UInt64
+    /// A course run: the race's course is known, and the runner follows it or strays from it
+    /// as the shape says (see `CourseLayout`); nil for the runs from positions alone.
+    var course: CourseShape?
 
     var description: String {
         let routeName: String
@@ -100,7 +103,8 @@ struct CorpusVariant: Sendable, CustomStringConvertible {
                    $0.white > 0 ? " +" + Self.decimal($0.white) + " m white" : "", $0.spikes > 0 ? " +spikes" : "")
         } ?? "clean"
         let reports = device.speedSigma != nil ? "phone" : device.reportsAccuracy ? "accuracy" : "position only"
-        return "\(routeName), \(pace), \(every), \(error), \(reports)\(staleFixes ? ", stale fixes" : "")"
+        let onCourse = course.map { ", course: \($0.rawValue)" } ?? ""
+        return "\(routeName), \(pace), \(every), \(error), \(reports)\(staleFixes ? ", stale fixes" : "")\(onCourse)"
     }
 
     /// Gauss–Markov error whose own speed, σ√(2/τ) per axis, is 2 m/s or more: the fixes

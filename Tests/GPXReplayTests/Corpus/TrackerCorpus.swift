@@ -131,6 +131,35 @@ enum TrackerCorpus {
         return variants
     }
 
+    /// The course runs: the trail runs' true path known as the race's course, each shape (see
+    /// `CourseShape`) under each of the set's trail noise models at 1 Hz and every 5 s, from
+    /// positions alone; and the route again as a phone reports it (accuracy and Doppler speed).
+    /// The laps are 20 laps of a 400 m track. Kept apart from `variants`, so that the figures
+    /// of the runs without a course stay as they are.
+    static func courseVariants(_ split: Split) -> [CorpusVariant] {
+        let families = families(split)
+        var variants: [CorpusVariant] = []
+        var seed = families.firstSeed + 10_000
+        let trail = CorpusVariant.Route.stretch("strava-run-with-pauses.gpx", meters: 8200)
+        for shape in CourseShape.allCases {
+            for (index, noise) in families.trail.enumerated() {
+                for seconds in [1.0, 5] {
+                    seed += 1
+                    variants.append(CorpusVariant(
+                        route: shape == .laps ? .laps(20) : trail, movement: .swayingWithStand(3.0), interval: .steady(seconds),
+                        noise: noise, device: .gpx, seed: seed, course: shape))
+                    guard shape == .route else { continue }
+                    seed += 1
+                    let phone = CorpusVariant.Device(reportsAccuracy: true, speedSigma: families.speedSigmas[index % families.speedSigmas.count])
+                    variants.append(CorpusVariant(
+                        route: trail, movement: .swayingWithStand(3.0), interval: .steady(seconds),
+                        noise: noise, device: phone, seed: seed, course: shape))
+                }
+            }
+        }
+        return variants
+    }
+
     /// More of the grid than the corpus holds, with the tuning set's noise and other seeds, to check that a change which
     /// helps the corpus is not fitted to its draws: position-only fixes on the three streets
     /// (1.2, 3.0 and 5.0 m/s, every 1, 2 and 5 s, σ 3 to 5 m), walkers with a phone (0.8 and
