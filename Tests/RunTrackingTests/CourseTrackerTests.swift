@@ -1,0 +1,220 @@
+import Foundation
+import RunTracking
+import Testing
+
+/// The course tracker on courses whose every metre is known: at every fix, its distance is
+/// within a bound of where along the course the runner truly is.
+struct CourseTrackerTests {
+    let world = CourseWorld()
+
+    /// Every fix's reading against the truth: the worst miss after the first `settle` fixes
+    /// (the start, where the odometer holds the runner until they leave its still circle).
+    func worstMiss(_ course: Course, _ run: CourseWorld.Run, settle: Int = 15) -> (worst: Double, tracker: CourseTracker) {
+        var tracker = CourseTracker(course: course)
+        var worst = 0.0
+        for (index, fix) in run.fixes.enumerated() {
+            let reading = tracker.update(with: fix)
+            if index >= settle, abs(reading.meters - run.truth[index]) > abs(worst) { worst = reading.meters - run.truth[index] }
+        }
+        return (worst, tracker)
+    }
+
+    @Test(arguments: [1.0, 5.0])
+    func theWayHomeOfAnOutAndBackIsNotTakenForTheWayOut(interval: Double) throws {
+        // 1 km out east and home 4 m to the north of the way out: every fix is as near the one
+        // as the other.
+        let points: [(Double, Double)] = [(0, 0), (1000, 0), (1000, 4), (0, 4)]
+        let course = try world.course(points)
+        for seed in UInt64(1)...4 {
+            let run = world.run(along: .init(points), interval: interval, sigma: 5, seed: seed)
+            let (worst, tracker) = worstMiss(course, run)
+            #expect(abs(worst) <= (interval == 1 ? 15 : 25), "seed \(seed): \(worst) m")
+            #expect(tracker.meters > 1980 && !tracker.isOffCourse, "seed \(seed): \(tracker.meters) m")
+        }
+    }
+
+    @Test func aCourseThatCrossesItselfIsFollowedThroughTheCrossing() throws {
+        // A figure of eight whose two roads cross at (300, 0), 1.4 km apart along the course.
+        let points: [(Double, Double)] = [(0, 0), (600, 0), (600, 300), (300, 300), (300, -300), (0, -300), (0, 0)]
+        let course = try world.course(points)
+        for seed in UInt64(1)...4 {
+            let run = world.run(along: .init(points), sigma: 6, seed: seed)
+            let (worst, tracker) = worstMiss(course, run)
+            #expect(abs(worst) <= 15, "seed \(seed): \(worst) m")
+            #expect(abs(tracker.meters - course.length) <= 15)
+        }
+    }
+
+    @Test(arguments: [1.0, 5.0])
+    func twelveLapsOfATrackAreFollowedLapByLap(interval: Double) throws {
+        let points = CourseWorld.trackLaps(12)
+        let course = try world.course(points)
+        #expect(abs(course.length - 12 * 400) < 12 * 1)
+        for seed in UInt64(1)...3 {
+            let run = world.run(along: .init(points), speed: 4, interval: interval, sigma: 5, seed: seed)
+            let (worst, tracker) = worstMiss(course, run)
+            #expect(abs(worst) <= (interval == 1 ? 15 : 25), "seed \(seed): \(worst) m")
+            #expect(abs(tracker.meters - course.length) <= 25, "seed \(seed): \(tracker.meters) m of \(course.length)")
+        }
+    }
+
+    @Test(arguments: [1.0, 5.0])
+    func aWrongTurnHoldsTheDistanceAndSaysSo(interval: Double) throws {
+        // 2 km east; at 1000 m the runner turns north for 150 m, and comes back.
+        let course = try world.course([(0, 0), (2000, 0)])
+        let way = CourseWorld.Path([(0, 0), (1000, 0), (1000, 150), (1000, 0), (2000, 0)])
+        let run = world.run(along: way, interval: interval, sigma: 4, seed: 7) { along in
+            along <= 1000 ? along : along < 1300 ? 1000 : along - 300
+        }
+        var tracker = CourseTracker(course: course)
+        var events: [CourseTracker.Event] = []
+        var wasOff = false
+        for (index, fix) in run.fixes.enumerated() {
+            let reading = tracker.update(with: fix)
+            if let event = reading.event { events.append(event) }
+            wasOff = wasOff || reading.isOffCourse
+            // Nothing moves along the course while the runner is on the spur.
+            if run.truth[index] == 1000 { #expect(reading.meters <= 1000 + 15, "fix \(index): \(reading.meters) m") }
+            if index >= 15 { #expect(abs(reading.meters - run.truth[index]) <= (interval == 1 ? 15 : 25), "fix \(index)") }
+        }
+        #expect(wasOff)
+        guard events.count == 2, case .leftCourse(let left) = events[0], case .rejoinedCourse(let back, let skipped) = events[1] else {
+            Issue.record("expected the runner to leave the course and come back once: \(events)")
+            return
+        }
+        #expect(abs(left - 1000) <= 15 && abs(back - 1000) <= 20 && skipped < CourseTracker.shortCutMeters, "\(events)")
+    }
+
+    @Test(arguments: [1.0, 5.0])
+    func aShortCutJumpsAheadAndTheSkippedMarkersPlayAtOnceInOrder(interval: Double) throws {
+        // The course goes round a block (500, 0)-(500, 200)-(700, 200)-(700, 0); the runner
+        // runs straight across, leaving out 400 m of it.
+        let course = try world.course([(0, 0), (500, 0), (500, 200), (700, 200), (700, 0), (1500, 0)])
+        let run = world.run(along: .init([(0, 0), (1500, 0)]), interval: interval, sigma: 4, seed: 3) { along in
+            along <= 500 ? along : along < 700 ? 500 : along + 400
+        }
+        let markers = [300.0, 600, 800, 1000, 1300, 1700]
+        var scheduler = try PlaybackReplay(
+            scheduler: PlaybackScheduler(
+                messages: markers.enumerated().map { .init(id: String($0.offset), marker: .absolute(meters: $0.element)) },
+                configuration: .init(plannedDistance: course.length)),
+            durations: [:])
+        var tracker = CourseTracker(course: course)
+        var starts: [(id: String, truth: Double, reason: PlaybackScheduler.PlayReason)] = []
+        var rejoined: (meters: Double, skipped: Double)?
+        for (index, fix) in run.fixes.enumerated() {
+            let reading = tracker.update(with: fix)
+            if case .rejoinedCourse(let meters, let skipped) = reading.event { rejoined = (meters, skipped) }
+            for start in scheduler.handle(.distanceUpdate(time: reading.time, meters: reading.meters)) {
+                starts.append((start.id, run.truth[index], start.reason))
+            }
+        }
+        let back = try #require(rejoined, "the runner never came back to the course")
+        #expect(back.skipped >= 350 && back.skipped <= 450, "skipped \(back.skipped) m")
+        // The three markers round the block: none before the runner is back, then all at once,
+        // in marker order, one after the other.
+        let skipped = starts.filter { ["1", "2", "3"].contains($0.id) }
+        #expect(skipped.map(\.id) == ["1", "2", "3"])
+        #expect(skipped.allSatisfy { $0.truth >= 1100 && $0.truth <= 1100 + 40 }, "\(skipped.map(\.truth))")
+        #expect(skipped.dropFirst().allSatisfy { $0.reason == .catchingUp })
+        #expect(starts.map(\.id) == ["0", "1", "2", "3", "4", "5"])
+        let on = starts.filter { ["0", "4", "5"].contains($0.id) }
+        for (start, marker) in zip(on, [300.0, 1300, 1700]) {
+            #expect(abs(start.truth - marker) <= (interval == 1 ? 15 : 25), "marker \(marker): started at \(start.truth)")
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func standingStillAddsNothing(phone: Bool) throws {
+        // 600 m, then 5 minutes standing at 300 m while the fixes wander (σ 5 m, τ 30 s).
+        let course = try world.course([(0, 0), (300, 0), (300, 300)])
+        for seed in UInt64(1)...5 {
+            let run = world.run(along: .init([(0, 0), (300, 0), (300, 300)]), sigma: 5, seed: seed, phone: phone, standing: [(300, 300)])
+            var tracker = CourseTracker(course: course)
+            var atStand: Double?
+            var most = 0.0
+            for (index, fix) in run.fixes.enumerated() {
+                let reading = tracker.update(with: fix)
+                let standing = index > 0 && run.truth[index] == 300 && run.truth[index - 1] == 300
+                if standing {
+                    atStand = atStand ?? reading.meters
+                    // From 30 s into the stand on: found standing by then.
+                    if fix.time >= 100 + 30 { most = max(most, reading.meters - max(atStand!, 300)) }
+                }
+            }
+            #expect(most <= 0.001, "seed \(seed): the stand added \(most) m")
+            #expect(abs(tracker.meters - 600) <= 15)
+        }
+    }
+
+    @Test func aSpikeMovesNothing() throws {
+        let course = try world.course([(0, 0), (1000, 0)])
+        var run = world.run(along: .init([(0, 0), (1000, 0)]), sigma: 2, seed: 5)
+        // 200 m ahead along the course, for one fix.
+        let spike = world.place(east: 100 * 3 + 200, north: 0)
+        run.fixes[100].latitude = spike.latitude
+        run.fixes[100].longitude = spike.longitude
+        var tracker = CourseTracker(course: course)
+        for (index, fix) in run.fixes.enumerated() {
+            let reading = tracker.update(with: fix)
+            if index == 100 { #expect(reading.outcome == .outlier) }
+            if index >= 15 { #expect(abs(reading.meters - run.truth[index]) <= 15, "fix \(index)") }
+        }
+    }
+
+    @Test func sparseFixesWithDopplerSpeedsFollowAWindingCourse() throws {
+        // Switchbacks: legs of 60 m joined by 8 m turns; a fix every 15 s, with Doppler speed.
+        var points: [(Double, Double)] = []
+        for leg in 0..<20 { points += leg % 2 == 0 ? [(0, Double(leg) * 8), (60, Double(leg) * 8)] : [(60, Double(leg) * 8), (0, Double(leg) * 8)] }
+        let course = try world.course(points)
+        let run = world.run(along: .init(points), speed: 2.5, interval: 15, sigma: 4, seed: 2, phone: true)
+        let (worst, tracker) = worstMiss(course, run, settle: 2)
+        #expect(abs(worst) <= 25, "\(worst) m")
+        #expect(abs(tracker.meters - course.length) <= 25)
+    }
+
+    @Test func aRunnerWhoStartsAwayFromTheCourseIsTakenUpWhenTheyReachIt() throws {
+        // The warm-up: 200 m south of the start, running to it, then along the course.
+        let course = try world.course([(0, 0), (1000, 0)])
+        let run = world.run(along: .init([(0, -200), (0, 0), (1000, 0)]), sigma: 3, seed: 4) { max(0, $0 - 200) }
+        var tracker = CourseTracker(course: course)
+        let first = tracker.update(with: run.fixes[0])
+        #expect(first.isOffCourse && first.meters == 0)
+        var joined = false
+        for (index, fix) in run.fixes.enumerated().dropFirst() {
+            let reading = tracker.update(with: fix)
+            if case .rejoinedCourse = reading.event { joined = true }
+            if run.truth[index] > 30 { #expect(abs(reading.meters - run.truth[index]) <= 15 && !reading.isOffCourse, "fix \(index)") }
+        }
+        #expect(joined)
+    }
+
+    @Test func aPauseIgnoresFixesAndTheRunIsTakenUpWhereItIs() throws {
+        let course = try world.course([(0, 0), (2000, 0)])
+        let run = world.run(along: .init([(0, 0), (2000, 0)]), sigma: 3, seed: 9)
+        var tracker = CourseTracker(course: course)
+        for (index, fix) in run.fixes.enumerated() {
+            if index == 200 { tracker.pause() }
+            if index == 260 { tracker.resume() }
+            let reading = tracker.update(with: fix)
+            if (200..<260).contains(index) { #expect(reading.outcome == .paused && reading.meters <= 600 + 15) }
+            if index >= 270 { #expect(abs(reading.meters - run.truth[index]) <= 15, "fix \(index): \(reading.meters) m") }
+        }
+    }
+
+    @Test func aDenseLongCourseIsFollowedAsWellAsASparseOne() throws {
+        // 42 km drawn every 0.42 m (100,000 places), winding gently.
+        var points: [(Double, Double)] = [(0, 0)]
+        var heading = 0.0
+        for step in 1..<100_000 {
+            heading += 0.002 * sin(Double(step) / 2000)
+            points.append((points[step - 1].0 + 0.42 * cos(heading), points[step - 1].1 + 0.42 * sin(heading)))
+        }
+        let course = try world.course(points)
+        #expect(course.points.count == 100_000)
+        let run = world.run(along: .init(points), speed: 3.5, interval: 1, sigma: 4, seed: 11)
+        let (worst, tracker) = worstMiss(course, run)
+        #expect(abs(worst) <= 15, "\(worst) m")
+        #expect(abs(tracker.meters - course.length) <= 15)
+    }
+}
