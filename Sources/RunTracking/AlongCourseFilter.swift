@@ -39,7 +39,9 @@ struct AlongCourseFilter: Sendable, Equatable {
         let metersGain = metersVariance * inverse, speedGain = covariance * inverse
         let innovation = measured - meters
         meters += metersGain * innovation
-        speed += speedGain * innovation
+        // Along the course no one runs backwards: fixes that fall back (the GPS error, or the
+        // way out of an out-and-back matched as the runner turns) slow the runner, no more.
+        speed = max(speed + speedGain * innovation, 0)
         let oldCovariance = covariance
         speedVariance -= speedGain * oldCovariance
         covariance -= metersGain * oldCovariance

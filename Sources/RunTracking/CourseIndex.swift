@@ -23,6 +23,17 @@ struct CourseIndex: Sendable {
         /// Metres along the course at its start, and course metres per frame metre along it.
         var startMeters: Double
         var metersPerLength: Double
+
+        /// Where a place projects onto the piece: metres along the course, and the squared
+        /// metres from the place to there.
+        @inline(__always)
+        func project(latitude: Double, longitude: Double) -> (meters: Double, squared: Double) {
+            let east = Geodesic.normalizedDegrees(longitude - self.longitude) * metersPerDegreeEast
+            let north = (latitude - self.latitude) * metersPerDegreeNorth
+            let along = min(max(east * directionEast + north * directionNorth, 0), length)
+            let offEast = east - along * directionEast, offNorth = north - along * directionNorth
+            return (startMeters + along * metersPerLength, offEast * offEast + offNorth * offNorth)
+        }
     }
 
     /// A circle holding consecutive pieces (or blocks), and the metres along the course they span.
@@ -49,9 +60,10 @@ struct CourseIndex: Sendable {
     private(set) var endMeters = 0.0
 
     init(points: [Course.Point], cumulative: [Double]) {
-        for index in points.indices.dropLast() {
-            let from = points[index], to = points[index + 1]
-            let meters = cumulative[index + 1] - cumulative[index]
+        let kept = Self.kept(points, cumulative: cumulative)
+        for (index, next) in zip(kept, kept.dropFirst()) {
+            let from = points[index], to = points[next]
+            let meters = cumulative[next] - cumulative[index]
             let parts = max(1, Int((meters / Self.longestPiece).rounded(.up)))
             let deltaLongitude = Geodesic.normalizedDegrees(to.longitude - from.longitude)
             for part in 0..<parts {
@@ -73,6 +85,43 @@ struct CourseIndex: Sendable {
             let block = blocks[blockIndex]
             return ([(block.latitude, block.longitude)], block.startMeters, block.endMeters, block.radius)
         }
+    }
+
+    /// How far a place of the course may be from the pieces that stand for it: 25 cm, far
+    /// below any fix's error. A course drawn every few centimetres (a planner's, or a
+    /// 10 Hz receiver's) is then searched in pieces of metres, so the cost of a fix does not
+    /// grow with how densely the course is drawn; distances along it stay the places' own.
+    static let simplification = 0.25
+    /// A piece stands for at most this many of the course's own stretches, which bounds the
+    /// work of choosing them: at most 64² / 2 checks a piece.
+    static let longestRun = 64
+
+    /// The places the pieces run between: the first, the last, and each one after which the
+    /// straight line from the last kept place would pass farther than `simplification` from
+    /// a place between, or run more than `longestRun` places or `longestPiece` metres.
+    private static func kept(_ points: [Course.Point], cumulative: [Double]) -> [Int] {
+        var kept = [0]
+        var anchor = 0
+        var frame = LocalTangentPlane(originLatitude: points[0].latitude, originLongitude: points[0].longitude)
+        func fits(to end: Int) -> Bool {
+            guard end - anchor <= longestRun, cumulative[end] - cumulative[anchor] <= longestPiece else { return false }
+            let chord = frame.project(latitude: points[end].latitude, longitude: points[end].longitude)
+            let span = chord.east * chord.east + chord.north * chord.north
+            for between in (anchor + 1)..<end {
+                let place = frame.project(latitude: points[between].latitude, longitude: points[between].longitude)
+                let share = span > 0 ? min(max((place.east * chord.east + place.north * chord.north) / span, 0), 1) : 0
+                let east = place.east - share * chord.east, north = place.north - share * chord.north
+                if east * east + north * north > simplification * simplification { return false }
+            }
+            return true
+        }
+        for end in 2..<max(points.count, 2) where !fits(to: end) {
+            anchor = end - 1
+            kept.append(anchor)
+            frame = LocalTangentPlane(originLatitude: points[anchor].latitude, originLongitude: points[anchor].longitude)
+        }
+        kept.append(points.count - 1)
+        return kept
     }
 
     private mutating func appendPiece(
@@ -139,16 +188,43 @@ struct CourseIndex: Sendable {
         return low
     }
 
-    /// Where a place projects onto piece `index`: metres along the course, and the squared
-    /// metres from the place to there; the place's east/north in the piece's frame besides.
-    @inline(__always)
-    func project(latitude: Double, longitude: Double, onto index: Int) -> (meters: Double, squared: Double) {
-        let piece = pieces[index]
-        let east = Geodesic.normalizedDegrees(longitude - piece.longitude) * piece.metersPerDegreeEast
-        let north = (latitude - piece.latitude) * piece.metersPerDegreeNorth
-        let along = min(max(east * piece.directionEast + north * piece.directionNorth, 0), piece.length)
-        let offEast = east - along * piece.directionEast, offNorth = north - along * piece.directionNorth
-        return (piece.startMeters + along * piece.metersPerLength, offEast * offEast + offNorth * offNorth)
+    /// The same, walking from piece `hint` (the last one matched) when it is near, as it is
+    /// from one fix to the next, and by halves otherwise.
+    func piece(at meters: Double, near hint: Int) -> Int {
+        guard pieces.indices.contains(hint) else { return piece(at: meters) }
+        var found = hint
+        for _ in 0..<8 {
+            if pieces[found].startMeters > meters, found > 0 {
+                found -= 1
+            } else if found + 1 < pieces.count, pieces[found + 1].startMeters <= meters {
+                found += 1
+            } else {
+                return found
+            }
+        }
+        return piece(at: meters)
+    }
+
+    /// From piece `index`, the nearest place of the course where the distance to the place
+    /// stops shrinking, staying within `low...high` metres along it: the foot of the place on
+    /// the stretch of course around that piece.
+    static func descend(
+        _ pieces: UnsafeBufferPointer<Piece>, latitude: Double, longitude: Double, from index: Int, low: Double, high: Double
+    ) -> (piece: Int, meters: Double, squared: Double) {
+        var best = index
+        var found = pieces[index].project(latitude: latitude, longitude: longitude)
+        var moved = false
+        while best + 1 < pieces.count, pieces[best + 1].startMeters <= high {
+            let next = pieces[best + 1].project(latitude: latitude, longitude: longitude)
+            guard next.squared < found.squared else { break }
+            (best, found, moved) = (best + 1, next, true)
+        }
+        while !moved, best > 0, pieces[best].startMeters >= low {
+            let previous = pieces[best - 1].project(latitude: latitude, longitude: longitude)
+            guard previous.squared < found.squared else { break }
+            (best, found) = (best - 1, previous)
+        }
+        return (best, found.meters, found.squared)
     }
 
     /// How far a place is from a bound's circle at least (0 inside it).
@@ -157,26 +233,6 @@ struct CourseIndex: Sendable {
         let east = Geodesic.normalizedDegrees(longitude - bound.longitude) * bound.metersPerDegreeEast
         let north = (latitude - bound.latitude) * bound.metersPerDegreeNorth
         return max(0, planarLength(east, north) - bound.radius)
-    }
-
-    /// From piece `index`, the nearest place of the course where the distance to the place
-    /// stops shrinking, staying within pieces `lowest...highest`: the foot of the place on the
-    /// stretch of course around that piece.
-    func descend(latitude: Double, longitude: Double, from index: Int, lowest: Int, highest: Int) -> (piece: Int, meters: Double, squared: Double) {
-        var best = index
-        var found = project(latitude: latitude, longitude: longitude, onto: index)
-        var moved = false
-        while best < highest {
-            let next = project(latitude: latitude, longitude: longitude, onto: best + 1)
-            guard next.squared < found.squared else { break }
-            (best, found, moved) = (best + 1, next, true)
-        }
-        while !moved, best > lowest {
-            let previous = project(latitude: latitude, longitude: longitude, onto: best - 1)
-            guard previous.squared < found.squared else { break }
-            (best, found) = (best - 1, previous)
-        }
-        return (best, found.meters, found.squared)
     }
 
     /// The pieces within `radius` metres of a place, in order along the course from `from`
@@ -198,7 +254,7 @@ struct CourseIndex: Sendable {
                     let start = pieces[index].startMeters
                     if start > through { return }
                     guard start + pieces[index].length * pieces[index].metersPerLength >= from else { continue }
-                    let found = project(latitude: latitude, longitude: longitude, onto: index)
+                    let found = pieces[index].project(latitude: latitude, longitude: longitude)
                     if found.squared <= squaredRadius, visit(index, found.meters, found.squared) { return }
                 }
             }

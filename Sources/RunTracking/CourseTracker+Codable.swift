@@ -6,7 +6,7 @@
 extension CourseTracker: Codable {
     enum CodingKeys: String, CodingKey {
         case course, configuration, meters, isOffCourse, lateral, leftAt, odometer
-        case filter, lastUsedTime, strayedFixes, straySince, beyondFixes, leftTime, nearFixes, nearMeters, isHolding, lateralVariance
+        case filter, lastUsedTime, strayedFixes, straySince, beyondFixes, leftTime, nearFixes, nearMeters, isHolding, lateralVariance, pieceHint
     }
 
     public init(from decoder: any Decoder) throws {
@@ -34,6 +34,7 @@ extension CourseTracker: Codable {
         nearMeters = try saved.decodeIfPresent(Double.self, forKey: .nearMeters) ?? 0
         isHolding = try saved.decodeIfPresent(Bool.self, forKey: .isHolding) ?? odometer.isStill
         lateralVariance = try saved.decodeIfPresent(Double.self, forKey: .lateralVariance) ?? lateralVariance
+        pieceHint = try saved.decodeIfPresent(Int.self, forKey: .pieceHint) ?? 0
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -55,6 +56,7 @@ extension CourseTracker: Codable {
         try container.encode(nearMeters, forKey: .nearMeters)
         try container.encode(isHolding, forKey: .isHolding)
         try container.encode(lateralVariance, forKey: .lateralVariance)
+        try container.encode(pieceHint, forKey: .pieceHint)
     }
 }
 #endif

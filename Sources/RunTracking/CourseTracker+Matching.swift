@@ -3,6 +3,7 @@ extension CourseTracker {
     struct Match: Sendable, Equatable {
         var meters: Double
         var squared: Double
+        var piece: Int
     }
 
     /// The runner's heading as a unit vector east and north, and how much a stretch of course
@@ -26,42 +27,54 @@ extension CourseTracker {
     /// The walk out from the expected place stops in each direction once the distance along
     /// the course alone makes a piece less likely than the best found, so a dense course costs
     /// a few more pieces per fix, and a long one none.
+    ///
+    /// Inlined: called as a function from `follow`, which holds `self` for mutation, it was
+    /// handed a copy of the whole tracker on every fix, as `DistanceTracker.update` once was.
+    @inline(__always)
     func match(_ fix: GPSFix, expected: Double, variance: Double, sigma: Double, reach: Double) -> Match {
-        let index = course.index
-        let pieces = index.pieces
         let low = max(filter.meters - configuration.searchBehind, 0)
         let high = max(filter.meters, expected) + reach + configuration.searchBehind
-        let (lowest, highest) = (index.piece(at: low), index.piece(at: high))
         let latitude = fix.latitude, longitude = fix.longitude
         let acrossWeight = 1 / (2 * sigma * sigma), alongWeight = 1 / (2 * variance)
         let (headingEast, headingNorth, headingWeight) = heading()
-        @inline(__always)
-        func cost(_ piece: Int) -> Double {
-            let found = index.project(latitude: latitude, longitude: longitude, onto: piece)
-            let along = found.meters - expected
-            let agreement = pieces[piece].directionEast * headingEast + pieces[piece].directionNorth * headingNorth
-            return found.squared * acrossWeight + along * along * alongWeight + headingWeight * (1 - agreement)
+        // Never expected behind where the runner has been put: the filter may fall back with
+        // the fixes' error, the runner does not.
+        let current = meters, expected = max(expected, meters)
+        let first = course.index.piece(at: min(max(expected, low), high), near: pieceHint)
+        // Through a buffer: the pieces are read a few dozen times a fix, without a bounds check
+        // or a reference count each.
+        return course.index.pieces.withUnsafeBufferPointer { pieces in
+            @inline(__always)
+            func cost(_ piece: Int) -> Double {
+                let found = pieces[piece].project(latitude: latitude, longitude: longitude)
+                let along = found.meters - expected
+                let agreement = pieces[piece].directionEast * headingEast + pieces[piece].directionNorth * headingNorth
+                // Behind the current place only the fix's own error can put the runner: at
+                // the turn of an out-and-back, where the way out and the way home are as near
+                // and as far along the course either way, and the heading is still turning.
+                let back = max(current - found.meters, 0)
+                return (found.squared + back * back) * acrossWeight + along * along * alongWeight + headingWeight * (1 - agreement)
+            }
+            var best = first, bestCost = cost(first)
+            var piece = first + 1
+            while piece < pieces.count, pieces[piece].startMeters <= high {
+                let ahead = pieces[piece].startMeters - expected
+                if ahead > 0, ahead * ahead * alongWeight >= bestCost { break }
+                let found = cost(piece)
+                if found < bestCost { (best, bestCost) = (piece, found) }
+                piece += 1
+            }
+            piece = first - 1
+            while piece >= 0, pieces[piece + 1].startMeters >= low {
+                let behind = expected - pieces[piece + 1].startMeters
+                if behind > 0, behind * behind * alongWeight >= bestCost { break }
+                let found = cost(piece)
+                if found < bestCost { (best, bestCost) = (piece, found) }
+                piece -= 1
+            }
+            let foot = CourseIndex.descend(pieces, latitude: latitude, longitude: longitude, from: best, low: low, high: high)
+            return Match(meters: foot.meters, squared: foot.squared, piece: foot.piece)
         }
-        let first = min(max(index.piece(at: expected), lowest), highest)
-        var best = first, bestCost = cost(first)
-        var piece = first + 1
-        while piece <= highest {
-            let ahead = pieces[piece].startMeters - expected
-            if ahead > 0, ahead * ahead * alongWeight >= bestCost { break }
-            let found = cost(piece)
-            if found < bestCost { (best, bestCost) = (piece, found) }
-            piece += 1
-        }
-        piece = first - 1
-        while piece >= lowest {
-            let behind = expected - pieces[piece + 1].startMeters
-            if behind > 0, behind * behind * alongWeight >= bestCost { break }
-            let found = cost(piece)
-            if found < bestCost { (best, bestCost) = (piece, found) }
-            piece -= 1
-        }
-        let foot = index.descend(latitude: latitude, longitude: longitude, from: best, lowest: lowest, highest: highest)
-        return Match(meters: foot.meters, squared: foot.squared)
     }
 
     /// Off the course: the first place along it from `from` metres to `through` within
@@ -84,9 +97,9 @@ extension CourseTracker {
             return true
         }
         guard let first else { return nil }
-        let foot = index.descend(
-            latitude: fix.latitude, longitude: fix.longitude, from: first,
-            lowest: index.piece(at: start), highest: index.piece(at: through))
-        return Match(meters: foot.meters, squared: foot.squared)
+        let foot = index.pieces.withUnsafeBufferPointer { pieces in
+            CourseIndex.descend(pieces, latitude: fix.latitude, longitude: fix.longitude, from: first, low: start, high: through)
+        }
+        return Match(meters: foot.meters, squared: foot.squared, piece: foot.piece)
     }
 }

@@ -64,6 +64,8 @@ public struct CourseTracker: Sendable, Equatable {
     var isHolding = false
     /// The fixes' error variance per axis (m²), learnt from their distances from the course.
     var lateralVariance: Double
+    /// The piece of the course the last fix was matched to, where the next search starts.
+    var pieceHint = 0
 
     /// Speed in m/s over the ground (the odometer's), 0 while standing still.
     public var speed: Double { odometer.speed }
@@ -168,6 +170,7 @@ public struct CourseTracker: Sendable, Equatable {
             reach: configuration.odometer.maximumSpeed * elapsed)
         let off = match.squared.squareRoot()
         lateral = off
+        pieceHint = match.piece
         if off > configuration.strayingAccuracies * sigma {
             // Farther than its error puts a fix: the course distance waits, as this fix says
             // nothing of where along the course the runner is. It may be the first of a way
@@ -257,6 +260,7 @@ public struct CourseTracker: Sendable, Equatable {
             return nil
         }
         lateral = found.squared.squareRoot()
+        pieceHint = found.piece
         let agrees = nearFixes > 0
             && abs(found.meters - nearMeters) <= configuration.odometer.maximumSpeed * max(fix.time - (lastUsedTime ?? fix.time), 1) + 2 * near
         nearFixes = agrees ? nearFixes + 1 : 1

@@ -9,29 +9,37 @@
 /// let answer = scheduler.handle(.distanceUpdate(time: reading.time, meters: reading.meters))
 /// ```
 ///
-/// An enum rather than a protocol: the runner's page, in Embedded Swift, holds one whose kind is
+/// A value rather than a protocol: the runner's page, in Embedded Swift, holds one whose kind is
 /// known only once the run starts, and Embedded Swift has no existentials of such a protocol.
 /// `Codable` as either kind; a `DistanceTracker` saved by itself (before this type) restores
 /// as `.positions`.
-public enum RunTracker: Sendable, Equatable {
-    case positions(DistanceTracker)
-    case course(CourseTracker)
+public struct RunTracker: Sendable, Equatable {
+    // One of the two, held as optionals rather than as an enum's payloads: a payload is copied
+    // out and back on every fix (a course tracker is a kilobyte), an optional is updated where
+    // it is.
+    private var positionsTracker: DistanceTracker?
+    private var course: CourseTracker?
+
+    /// The tracker from positions alone.
+    public static func positions(_ tracker: DistanceTracker) -> RunTracker {
+        RunTracker(positionsTracker: tracker, course: nil)
+    }
+
+    /// The course tracker, for a run with a course.
+    public static func course(_ tracker: CourseTracker) -> RunTracker {
+        RunTracker(positionsTracker: nil, course: tracker)
+    }
 
     /// Feeds one fix. The reading's `meters` is what the scheduler goes by: metres run, or
     /// metres along the course.
     public mutating func update(with fix: GPSFix) -> Reading {
-        switch self {
-        case .positions(var tracker):
-            let reading = tracker.update(with: fix)
-            self = .positions(tracker)
-            return Reading(time: reading.time, meters: reading.meters, speed: reading.speed, outcome: reading.outcome)
-        case .course(var tracker):
-            let reading = tracker.update(with: fix)
-            self = .course(tracker)
+        if let reading = course?.update(with: fix) {
             return Reading(
                 time: reading.time, meters: reading.meters, speed: reading.speed, outcome: reading.outcome,
                 isOffCourse: reading.isOffCourse, lateral: reading.lateral, event: reading.event)
         }
+        let reading = positionsTracker!.update(with: fix)
+        return Reading(time: reading.time, meters: reading.meters, speed: reading.speed, outcome: reading.outcome)
     }
 
     /// Either tracker's answer to one fix; the course's part is empty without a course.
@@ -51,55 +59,28 @@ public enum RunTracker: Sendable, Equatable {
     }
 
     public mutating func pause() {
-        switch self {
-        case .positions(var tracker):
-            tracker.pause()
-            self = .positions(tracker)
-        case .course(var tracker):
-            tracker.pause()
-            self = .course(tracker)
-        }
+        course?.pause()
+        positionsTracker?.pause()
     }
 
     public mutating func resume() {
-        switch self {
-        case .positions(var tracker):
-            tracker.resume()
-            self = .positions(tracker)
-        case .course(var tracker):
-            tracker.resume()
-            self = .course(tracker)
-        }
+        course?.resume()
+        positionsTracker?.resume()
     }
 
     /// Cumulative metres, or metres along the course; never decreases.
-    public var meters: Double {
-        switch self {
-        case .positions(let tracker): tracker.meters
-        case .course(let tracker): tracker.meters
-        }
-    }
+    public var meters: Double { course?.meters ?? positionsTracker?.meters ?? 0 }
 
     /// Speed over the ground in m/s, 0 while standing still.
-    public var speed: Double {
-        switch self {
-        case .positions(let tracker): tracker.speed
-        case .course(let tracker): tracker.speed
-        }
-    }
+    public var speed: Double { course?.speed ?? positionsTracker?.speed ?? 0 }
 
-    public var isPaused: Bool {
-        switch self {
-        case .positions(let tracker): tracker.isPaused
-        case .course(let tracker): tracker.isPaused
-        }
-    }
+    public var isPaused: Bool { course?.isPaused ?? positionsTracker?.isPaused ?? false }
 
     /// The course tracker, when the run has a course: off the course or not, where along it.
-    public var courseTracker: CourseTracker? {
-        if case .course(let tracker) = self { return tracker }
-        return nil
-    }
+    public var courseTracker: CourseTracker? { course }
+
+    /// The tracker from positions alone, when the run has no course.
+    public var distanceTracker: DistanceTracker? { positionsTracker }
 }
 
 #if !hasFeature(Embedded)
@@ -119,10 +100,8 @@ extension RunTracker: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        switch self {
-        case .positions(let tracker): try container.encode(tracker, forKey: .positions)
-        case .course(let tracker): try container.encode(tracker, forKey: .course)
-        }
+        try container.encodeIfPresent(course, forKey: .course)
+        try container.encodeIfPresent(positionsTracker, forKey: .positions)
     }
 }
 #endif

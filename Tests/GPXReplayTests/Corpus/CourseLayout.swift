@@ -1,6 +1,7 @@
 import Foundation
 import GPXReplay
 import RunTracking
+import TestSupport
 
 /// What a course run's course is, beside the way the runner goes.
 enum CourseShape: String, Sendable, CaseIterable {
