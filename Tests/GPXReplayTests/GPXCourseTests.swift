@@ -32,16 +32,17 @@ struct GPXCourseTests {
             """)
         // The repeated place where the segments meet is one place.
         #expect(course.points.count == 4)
-        #expect(abs(course.length - 700) < 0.5, "\(course.length)")
+        // Metres on a flat map, within 0.2% of the ellipsoid's here.
+        #expect(abs(course.length - 700) < 1.4, "\(course.length)")
     }
 
     @Test func aRouteIsTheCourseWhenThereIsNoTrackAndATrackWinsOverARoute() throws {
         let route = "<rte>\(Self.point("rtept", east: 0))\(Self.point("rtept", east: 500))</rte>"
-        #expect(abs(try Self.course(route).length - 500) < 0.5)
+        #expect(abs(try Self.course(route).length - 500) < 1)
         let track = "<trk><trkseg>\(Self.point("trkpt", east: 0))\(Self.point("trkpt", east: 0, north: 250))</trkseg></trk>"
         #expect(abs(try Self.course(route + track).length - 250) < 0.5)
         // Waypoints are places, not a way.
-        #expect(abs(try Self.course("<wpt lat=\"1\" lon=\"1\"/>" + route).length - 500) < 0.5)
+        #expect(abs(try Self.course("<wpt lat=\"1\" lon=\"1\"/>" + route).length - 500) < 1)
     }
 
     @Test(arguments: [

@@ -14,10 +14,11 @@ struct CourseTests {
         let first = Geodesic.distance(
             fromLatitude: points[0].latitude, longitude: points[0].longitude, toLatitude: points[2].latitude, longitude: points[2].longitude)
         #expect(course.cumulativeMeters[1] == first)
-        #expect(abs(course.length - 700) < 0.5)
+        // The world's metres are a flat map's: within 0.2% of the ellipsoid's here.
+        #expect(abs(course.length - 700) < 1.4)
         // Halfway along the second stretch.
         let middle = course.place(at: first + 200)
-        #expect(abs(middle.latitude - world.place(east: 300, north: 200).latitude) < 1e-7)
+        #expect(abs(middle.latitude - world.place(east: 300, north: 200).latitude) < 2e-6)
         #expect(course.place(at: -5) == points[0] && course.place(at: 10_000) == points[4])
     }
 
@@ -65,12 +66,12 @@ struct CourseTests {
         let points: [(Double, Double)] = [(0, 0), (1000, 0), (2000, 0)]
         let course = try world.course(points)
         #expect(course.points[2].longitude < -179.9)
-        #expect(abs(course.length - 2000) < 1)
+        #expect(abs(course.length - 2000) < 4)
         let run = world.run(along: .init(points), sigma: 3, seed: 1)
         var tracker = CourseTracker(course: course)
         for (index, fix) in run.fixes.enumerated() {
             let reading = tracker.update(with: fix)
-            if index >= 15 { #expect(abs(reading.meters - run.truth[index]) <= 15, "fix \(index): \(reading.meters) m") }
+            if index >= 15 { #expect(abs(reading.meters - run.truth[index]) <= 12 + 4, "fix \(index): \(reading.meters) m") }
         }
     }
 }
