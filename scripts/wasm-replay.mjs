@@ -9,8 +9,9 @@
 //   node scripts/wasm-replay.mjs web/run-tracking.wasm runs.json --bench
 //
 // runs.json: [{"plannedDistance": m|null, "markers": [m…], "durations": [s…],
-//              "fixes": [[t, lat, lon, accuracy|null, speed|null]…]}…]
-// answers:   [{"meters": [m per fix…], "starts": [{"number", "reason", "time", "fix", "meters"}…]}…]
+//              "fixes": [[t, lat, lon, accuracy|null, speed|null]…], "course": [[lat, lon]…]|null}…]
+// answers:   [{"meters": [m per fix…], "offCourse": [0|1 per fix…],
+//              "starts": [{"number", "reason", "time", "fix", "meters"}…]}…]
 import fs from "node:fs";
 import path from "node:path";
 import url from "node:url";
@@ -29,8 +30,9 @@ const tracker = await loadTracker(bytes);
 
 /** One run, as the host of PlaybackReplay plays it: messages last `durations`, timers fire on time. */
 function replay(run) {
-  tracker.start({ markers: run.markers, plannedDistance: run.plannedDistance });
+  tracker.start({ markers: run.markers, plannedDistance: run.plannedDistance, course: run.course ?? null });
   const meters = [];
+  const offCourse = [];
   const starts = [];
   let playing = null;
   let fixIndex = -1;
@@ -59,6 +61,7 @@ function replay(run) {
     catchUp(time);
     const number = tracker.fix(time, latitude, longitude, accuracy, speed);
     meters.push(tracker.meters);
+    offCourse.push(tracker.offCourse ? 1 : 0);
     last = Math.max(last, time);
     answered(number, time);
   }
@@ -69,7 +72,7 @@ function replay(run) {
     catchUp(Infinity);
     if (tracker.startedCount === before && playing === wasPlaying && tracker.wakeUp === null) break;
   }
-  return { meters, starts };
+  return { meters, offCourse, starts };
 }
 
 if (mode === "--bench") {

@@ -12,6 +12,13 @@ export const OUTCOMES = [
 /** `PlaybackScheduler.PlayReason`'s cases, in the order the module numbers them. */
 export const REASONS = ["markerReached", "catchingUp", "runEnded"];
 
+/** Why the module refuses a course, by the number `run_course_end` gives (`CourseError.Reason`). */
+export const COURSE_REFUSALS = [
+  null, "the course needs at least 2 distinct points", "the course is shorter than 100 m",
+  "the course is longer than 1000 km", "the course has more than 200,000 points",
+  "a point of the course is not a place on Earth",
+];
+
 /**
  * Instantiates the module from its URL (the page) or its bytes (Node). It imports nothing.
  * Returns a `RunTracker` over it.
@@ -40,12 +47,20 @@ export class RunTracker {
 
   /**
    * Starts a run: `markers` are the messages' distances in metres, in the page's order;
-   * `plannedDistance` (metres, or null) ends the run for scheduling when reached.
+   * `plannedDistance` (metres, or null) ends the run for scheduling when reached. `course`, the
+   * race's course as `[[latitude, longitude], ...]` (or null), makes the distance the place
+   * along it, and is the planned distance when none is given.
    */
-  start({ markers, plannedDistance = null, leadSeconds = 0, minimumGapSeconds = 3 }) {
+  start({ markers, plannedDistance = null, leadSeconds = 0, minimumGapSeconds = 3, course = null }) {
     const e = this.exports;
     e.run_plan(plannedDistance || 0, leadSeconds, minimumGapSeconds);
     for (const meters of markers) e.run_add_message(meters);
+    if (course) {
+      e.run_course_begin();
+      for (const [latitude, longitude] of course) e.run_course_point(latitude, longitude);
+      const refused = e.run_course_end();
+      if (refused !== 0) throw new Error(COURSE_REFUSALS[refused] ?? "the course was refused");
+    }
     if (e.run_start() !== 0) throw new Error("a message's distance could not be placed on the run");
   }
 
@@ -98,4 +113,22 @@ export class RunTracker {
   get isComplete() { return this.exports.run_is_complete() === 1; }
   /** The distance the scheduler judges markers by at `time` (reckoned on between fixes). */
   reckonedMeters(time) { return this.exports.run_reckoned_meters(time); }
+
+  /** The course's length in metres, or 0 without a course. */
+  get courseLength() { return this.exports.run_course_length(); }
+  /** True while the runner is off the course. */
+  get offCourse() { return this.exports.run_off_course() === 1; }
+  /** Metres along the course where the runner is (never decreasing), or null without a course. */
+  get courseMeters() { return orNull(this.exports.run_course_meters()); }
+  /** Metres from the course at the last fix used, or null. */
+  get lateral() { return orNull(this.exports.run_course_lateral()); }
+  /** Off the course: metres along it where the runner was last on it; else null. */
+  get leftCourseAt() { return orNull(this.exports.run_course_left_meters()); }
+  /** `[latitude, longitude]` of the place `meters` along the course, or null without one. */
+  coursePlace(meters) {
+    const latitude = this.exports.run_course_latitude(meters);
+    return Number.isNaN(latitude) ? null : [latitude, this.exports.run_course_longitude(meters)];
+  }
 }
+
+function orNull(value) { return Number.isNaN(value) ? null : value; }

@@ -6,11 +6,13 @@ import RunTracking
 // page's clock, and every event returns the message to start now, or -1.
 //
 // The page holds one run at a time, so the state is one global, touched only from the page's
-// single thread.
+// single thread. A run with a course (Course.swift's exports) is followed by the CourseTracker,
+// one without by the DistanceTracker: `RunTracker` holds either, and the scheduler and these
+// exports treat both alike.
 
 /// The run the page is tracking.
 struct PageRun {
-    var tracker: DistanceTracker
+    var tracker: RunTracker
     var scheduler: PlaybackScheduler
     /// What the tracker made of the last fix.
     var outcome = DistanceTracker.Outcome.started
@@ -28,6 +30,7 @@ nonisolated(unsafe) var run: PageRun?
 @_cdecl("run_plan")
 func runPlan(plannedDistance: Double, leadSeconds: Double, minimumGapSeconds: Double) {
     plannedMessages = []
+    plannedCourse = nil
     run = nil
     schedulerConfiguration = PlaybackScheduler.Configuration(
         leadSeconds: leadSeconds, minimumGapSeconds: minimumGapSeconds,
@@ -43,14 +46,21 @@ func runAddMessage(meters: Double) -> Int32 {
     return number
 }
 
-/// Starts the run with the messages added since `run_plan`: 0, or 1 when a marker cannot be
-/// resolved (the page checks markers before, so this is a bug's signal, not a user's).
+/// Starts the run with the messages added since `run_plan`, and its course if one was given
+/// (`run_course_end`): 0, or 1 when a marker cannot be resolved (the page checks markers
+/// before, so this is a bug's signal, not a user's). With a course and no planned distance,
+/// the course's length is the plan.
 @_expose(wasm, "run_start")
 @_cdecl("run_start")
 func runStart() -> Int32 {
+    var configuration = schedulerConfiguration
+    if configuration.plannedDistance == nil, let course = plannedCourse {
+        configuration.plannedDistance = course.length
+    }
     do throws(RunTrackingError) {
-        let scheduler = try PlaybackScheduler(messages: plannedMessages, configuration: schedulerConfiguration)
-        run = PageRun(tracker: DistanceTracker(), scheduler: scheduler)
+        let scheduler = try PlaybackScheduler(messages: plannedMessages, configuration: configuration)
+        let tracker = plannedCourse.map { RunTracker.course(CourseTracker(course: $0)) } ?? .positions(DistanceTracker())
+        run = PageRun(tracker: tracker, scheduler: scheduler)
         return 0
     } catch {
         run = nil

@@ -19,6 +19,8 @@ import TestSupport
         var durations: [Double]
         /// [time, latitude, longitude, accuracy or null, speed or null]
         var fixes: [[Double?]]
+        /// The race's course as [latitude, longitude] places, for a course run.
+        var course: [[Double]]?
     }
 
     struct Start: Codable, Equatable {
@@ -31,12 +33,16 @@ import TestSupport
 
     struct Answer: Codable {
         var meters: [Double]
+        /// 1 while off the course, at each fix.
+        var offCourse: [Int]
         var starts: [Start]
     }
 
     static func replayedRun(_ run: CorpusRun) throws -> ReplayedRun {
         let markers = try run.markers.map { try $0.resolvedMeters(plannedDistance: run.plannedDistance) }
-        return replayedRun(run.fixes, markers: markers, plannedDistance: run.plannedDistance)
+        var replayed = replayedRun(run.fixes, markers: markers, plannedDistance: run.plannedDistance)
+        replayed.course = try run.layout?.trackerCourse().points.map { [$0.latitude, $0.longitude] }
+        return replayed
     }
 
     static func replayedRun(_ fixes: [GPSFix], markers: [Double], plannedDistance: Double?) -> ReplayedRun {
@@ -45,11 +51,13 @@ import TestSupport
             fixes: fixes.map { [$0.time, $0.latitude, $0.longitude, $0.horizontalAccuracy, $0.speed] })
     }
 
-    /// Every run scripts/tracker-corpus.sh replays: the tuning and held-out variants, and the
-    /// real tracks as recorded (a message every kilometre on those), by name.
+    /// Every run scripts/tracker-corpus.sh replays: the tuning and held-out variants, their
+    /// course runs (each with its course), and the real tracks as recorded (a message every
+    /// kilometre on those), by name.
     static func corpus() throws -> [(name: String, run: ReplayedRun)] {
         let samples = TrackerCorpusTests.samples
         let variants = TrackerCorpus.variants(.tuning) + TrackerCorpus.variants(.heldOut)
+            + TrackerCorpus.courseVariants(.tuning) + TrackerCorpus.courseVariants(.heldOut)
         var runs = try variants.map { ($0.description, try replayedRun(CorpusRun($0, samples: samples))) }
         for track in TrackerCorpus.realTracks {
             let fixes = try track.fixes(samples: samples)
@@ -66,8 +74,9 @@ import TestSupport
         var replay = PlaybackReplay(
             scheduler: try PlaybackScheduler(messages: messages, configuration: .init(plannedDistance: run.plannedDistance)),
             durations: Dictionary(uniqueKeysWithValues: run.durations.enumerated().map { (String($0.offset), $0.element) }))
-        var tracker = DistanceTracker()
-        var answer = Answer(meters: [], starts: [])
+        let course = try run.course.map { try Course(points: $0.map { Course.Point(latitude: $0[0], longitude: $0[1]) }) }
+        var tracker = course.map { RunTracker.course(CourseTracker(course: $0)) } ?? .positions(DistanceTracker())
+        var answer = Answer(meters: [], offCourse: [], starts: [])
         func record(_ starts: [PlaybackReplay.Start], fix: Int) {
             answer.starts += starts.map {
                 Start(number: Int($0.id)!, reason: $0.reason.rawValue, time: $0.time, fix: fix, meters: $0.meters)
@@ -78,6 +87,7 @@ import TestSupport
             let fix = GPSFix(time: values[0]!, latitude: values[1]!, longitude: values[2]!, horizontalAccuracy: values[3], speed: values[4])
             let reading = tracker.update(with: fix)
             answer.meters.append(reading.meters)
+            answer.offCourse.append(reading.isOffCourse ? 1 : 0)
             last = max(last, fix.time)
             record(replay.handle(.distanceUpdate(time: reading.time, meters: reading.meters)), fix: index)
         }
@@ -111,6 +121,7 @@ import TestSupport
             starts += native.starts.count
             let worst = zip(module.meters, native.meters).map { abs($0 - $1) / max(1, abs($1)) }.max() ?? 0
             #expect(worst <= 1e-6, "\(name): distances differ by \(worst) relative")
+            #expect(module.offCourse == native.offCourse, "\(name): off the course at other fixes")
             #expect(module.starts.map { [$0.number, $0.fix] } == native.starts.map { [$0.number, $0.fix] }, "\(name)")
             #expect(module.starts.map(\.reason) == native.starts.map(\.reason), "\(name)")
             for (a, b) in zip(module.starts, native.starts) {
@@ -118,8 +129,10 @@ import TestSupport
                 #expect(abs(a.meters - b.meters) <= 1e-6 * max(1, b.meters), "\(name): message \(b.number)")
             }
         }
-        // The corpus plays messages at all: a comparison of nothing would hold trivially.
+        // The corpus plays messages at all, and leaves the course: a comparison of nothing
+        // would hold trivially.
         #expect(starts >= runs.count * 2)
+        #expect(wasm.contains { $0.offCourse.contains(1) })
         print("wasm and native builds: \(runs.count) runs, \(fixes) fixes, \(starts) message starts compared")
     }
 
