@@ -3,8 +3,9 @@ import BenchmarkFixtures
 import RunTracking
 
 /// Fixes per second through the DistanceTracker and the PlaybackScheduler, the work the phone
-/// does once a second for a whole run. Each iteration feeds 1,000 fixes of a 42 km run (the
-/// `*` figures are per fix), carrying on from the iteration before.
+/// does once a second for a whole run, and through the CourseTracker on a marathon course of
+/// 100,000 places. Each iteration feeds 1,000 fixes of a 42 km run (the `*` figures are per
+/// fix), carrying on from the iteration before.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: Tolerances.metrics,
@@ -44,6 +45,13 @@ let benchmarks: @Sendable () -> Void = {
                     blackHole(scheduler.handle(.playbackFinished(id: id, time: fix.time)))
                 }
             }
+        }
+    }
+
+    let course = CourseReplay()
+    Benchmark("CourseTracker.fixes") { benchmark in
+        course.next(benchmark.scaledIterations.count) { fixes, tracker in
+            for fix in fixes { blackHole(tracker.update(with: fix)) }
         }
     }
 }
