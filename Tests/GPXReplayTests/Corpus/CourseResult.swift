@@ -1,6 +1,7 @@
 import Foundation
 import GPXReplay
 import RunTracking
+import TestSupport
 
 /// How a tracker did on a course run, judged along the course from where the runner truly was
 /// (see `CourseLayout.courseMeters`): the course tracker given the course, or the tracker from
