@@ -56,6 +56,21 @@ func replayCourseRuns(_ split: TrackerCorpus.Split) throws -> [CoursePair] {
     return pairs
 }
 
+/// Every set's course runs (NO_COURSE=1 or WIDER=1 leaves them out), each set's figures added
+/// below its own in `table`.
+func replayCourseRuns(addingFiguresTo table: inout [(set: String, figures: [(String, String)])]) throws -> [(set: String, pairs: [CoursePair])] {
+    guard environment["NO_COURSE"] == nil, environment["WIDER"] == nil else { return [] }
+    print("\n== Course runs: the course tracker given the course (runs where it misses a bound; VERBOSE=1 prints all)")
+    var all: [(set: String, pairs: [CoursePair])] = []
+    for (index, set) in table.enumerated() {
+        guard let split = TrackerCorpus.Split(rawValue: set.set) else { continue }
+        let pairs = try replayCourseRuns(split)
+        all.append((set.set, pairs))
+        table[index].figures += courseFigures(pairs)
+    }
+    return all
+}
+
 /// A set's course figures, one (name, value) a line, the tracker from positions alone beside.
 func courseFigures(_ pairs: [CoursePair]) -> [(String, String)] {
     var lines: [(String, String)] = []
@@ -104,8 +119,8 @@ func courseShapeTable(_ pairs: [CoursePair], set name: String) {
                     String(format: "%3d of %3d, worst %+7.1f m", results.reduce(0) { $0 + $1.within }, results.reduce(0) { $0 + $1.latenesses.count },
                            results.map(\.worst).farthestFromZero)
                 }
-                print(String(format: "%-13@ every %.0f s%@  %@ | %@", shape.rawValue, seconds, phone ? ", phone" : "        ",
-                             cell(group.map(\.course)), cell(group.map(\.positions))))
+                let name = "\(shape.rawValue) every \(Int(seconds)) s\(phone ? ", phone" : "")"
+                print(name.padding(toLength: 28, withPad: " ", startingAt: 0) + cell(group.map(\.course)) + " | " + cell(group.map(\.positions)))
             }
         }
     }

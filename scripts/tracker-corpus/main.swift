@@ -237,17 +237,7 @@ for (name, variants) in sets {
     let results = try replay(variants, set: name)
     table.append((name, figures(results)))
 }
-// The course runs, each set's figures added below its own; NO_COURSE=1 leaves them out.
-var coursePairs: [(set: String, pairs: [CoursePair])] = []
-if environment["NO_COURSE"] == nil, environment["WIDER"] == nil {
-    print("\n== Course runs: the course tracker given the course (runs where it misses a bound; VERBOSE=1 prints all)")
-    for (index, set) in table.enumerated() {
-        guard let split = TrackerCorpus.Split(rawValue: set.set) else { continue }
-        let pairs = try replayCourseRuns(split)
-        coursePairs.append((set.set, pairs))
-        table[index].figures += courseFigures(pairs)
-    }
-}
+let coursePairs = try replayCourseRuns(addingFiguresTo: &table)
 if !alongLines.isEmpty {
     print("\n== Trail runs along the way (late: starts past 15 m at 1 Hz, 25 m every 5 s)")
     for line in alongLines { print(line) }
