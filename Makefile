@@ -14,17 +14,17 @@ RELEASE_BIN = $$($(SWIFT) build $(RELEASE) --show-bin-path)
 # libavcodec-extra brings the opencore AMR decoders; libseccomp-dev the decoder child's system-call
 # filter (Linux only); chromium records the browser tests' WebM and MP4; time measures the
 # hostile-input tests' peak memory; wasi-libc gives the runner's page's WebAssembly its malloc
-# and math, and nodejs runs that module in the tests; curl, with its own gzip and Brotli
+# and math, binaryen's wasm-opt shrinks that module, and nodejs runs it in the tests; curl, with its own gzip and Brotli
 # decoders, is the HTTPS and compression tests' client.
 APT_PACKAGES = pkg-config libsndfile1-dev libopus-dev libsoxr-dev libebur128-dev libexpat1-dev \
                libavformat-dev libavcodec-dev libavcodec-extra libseccomp-dev \
                ffmpeg opus-tools sox libsox-fmt-mp3 espeak-ng postgresql prometheus \
-               chromium chromium-driver time wasi-libc nodejs python3-pip libssl3 curl
+               chromium chromium-driver time wasi-libc binaryen nodejs python3-pip libssl3 curl
 # aac-enc (Debian non-free, the Fraunhofer FDK encoder) makes the format tests' HE-AAC rows;
 # setup enables the non-free component for it alone.
 APT_NONFREE_PACKAGES = aac-enc
 BREW_PACKAGES = pkg-config libsndfile opus libsoxr libebur128 expat ffmpeg opus-tools sox espeak-ng postgresql@16 \
-                prometheus wasi-libc node curl
+                prometheus wasi-libc binaryen node curl
 
 .PHONY: setup build test browser-test demo bench bench-thresholds samples clean wasm docs
 
