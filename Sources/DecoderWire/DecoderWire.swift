@@ -2,14 +2,17 @@
 /// starts it. Both sides build against this one definition, so they cannot drift apart.
 ///
 /// The child writes records on its stdout: a tag byte, a 32-bit little-endian payload length,
-/// then the payload. First one `format` record, then `samples` records (32-bit float,
-/// little-endian, the channels interleaved), and last either `done` or `failure`. A stream that
+/// then the payload. Decoding, first one `format` record, then `samples` records (32-bit float,
+/// little-endian, the channels interleaved); encoding (`Launch.Mode.encodeAAC`), `bytes`
+/// records that together are the file; and last either `done` or `failure`. A stream that
 /// ends without one of those two means the child died: the parent learns why from its exit
 /// status. The parent trusts nothing in it: every length is bounded and every value checked.
 public enum DecoderWire {
     public enum Tag: UInt8, Sendable {
         case format = 0x46  // "F"
         case samples = 0x53  // "S"
+        /// A piece of the encoded file, in order.
+        case bytes = 0x42  // "B"
         case done = 0x44  // "D"
         case failure = 0x45  // "E"
     }
@@ -150,29 +153,63 @@ public enum DecoderWire {
         }
     }
 
-    /// How the parent starts the child: the limits, and the process the child must die with.
+    /// How the parent starts the child: what it does, the limits, and the process the child
+    /// must die with.
     public struct Launch: Sendable, Equatable {
+        /// What the child does with its input.
+        public enum Mode: Sendable, Equatable {
+            /// Demux and decode the recording on descriptor 0; `format` and `samples` out.
+            case decode
+            /// Encode the PCM on descriptor 0 (mono, `encoderSampleRate`, 16-bit little-endian,
+            /// to its end) as AAC-LC at `bitrate` bits per second in an MP4 (M4A) file; `bytes`
+            /// out. The PCM is the pipeline's own, but the encoder and the muxer run behind the
+            /// same walls as the decoder: FFmpeg is loaded in this process only.
+            case encodeAAC(bitrate: Int)
+        }
+
+        public var mode: Mode
         public var limits: Limits
         /// The spawning process's id. The child asks the kernel to kill it when its parent
         /// ends, then checks that its parent is still this one: a parent that died in between
         /// leaves the child with another, and the child stops before it reads a byte.
         public var parentProcessID: Int32
 
-        public init(limits: Limits, parentProcessID: Int32) {
+        public init(mode: Mode = .decode, limits: Limits, parentProcessID: Int32) {
+            self.mode = mode
             self.limits = limits
             self.parentProcessID = parentProcessID
         }
 
-        public var arguments: [String] { limits.arguments + ["--parent", "\(parentProcessID)"] }
+        public var arguments: [String] {
+            var arguments: [String] = []
+            if case .encodeAAC(let bitrate) = mode { arguments = ["--encode-aac", "\(bitrate)"] }
+            return arguments + limits.arguments + ["--parent", "\(parentProcessID)"]
+        }
 
         /// Parses what `arguments` wrote; nil for anything else.
         public init?(arguments: [String]) {
+            var arguments = arguments
+            var mode = Mode.decode
+            if arguments.first == "--encode-aac" {
+                guard arguments.count >= 2, let bitrate = Int(arguments[1]), DecoderWire.aacBitrates.contains(bitrate) else {
+                    return nil
+                }
+                mode = .encodeAAC(bitrate: bitrate)
+                arguments.removeFirst(2)
+            }
             guard arguments.count >= 2, arguments[arguments.count - 2] == "--parent",
                   let parent = Int32(arguments[arguments.count - 1]), parent > 0,
                   let limits = Limits(arguments: Array(arguments.dropLast(2))) else { return nil }
-            self.init(limits: limits, parentProcessID: parent)
+            self.init(mode: mode, limits: limits, parentProcessID: parent)
         }
     }
+
+    /// The rate of the PCM the encode mode reads: the pipeline's, Opus's 48 kHz, so the AAC
+    /// and the Opus message share every sample position.
+    public static let encoderSampleRate = 48_000
+    /// The AAC bitrates the encode mode takes, bits per second: FFmpeg's encoder codes mono
+    /// AAC-LC at 48 kHz from about 16 kb/s; above 256 kb/s nothing is gained.
+    public static let aacBitrates = 16_000...256_000
 
     /// The child's exit status when it cannot put up its sandbox (a kernel without seccomp, a
     /// limit refused) or its parent is already gone: it decodes nothing, and the cause is the

@@ -47,6 +47,8 @@ enum IsolatedDecoder {
                         ?? .init(.unreadable, "the decoder failed without saying why")
                     child.kill()
                     throw AudioPipelineError(failure.kind == .unsupported ? .unsupportedInput : .unreadableInput, failure.message)
+                case .bytes:
+                    throw AudioPipelineError(.unreadableInput, "the decoder's output was garbled")
                 }
             }
         } catch is Reader.Timeout {
@@ -89,7 +91,7 @@ enum IsolatedDecoder {
         return AudioPipelineError(.unreadableInput, "the decoder stopped with status \(code) without decoding the file")
     }
 
-    private static let signalNames: [Int32: String] = [
+    static let signalNames: [Int32: String] = [
         SIGSEGV: "SEGV", SIGBUS: "BUS", SIGILL: "ILL", SIGABRT: "ABRT", SIGFPE: "FPE", SIGTRAP: "TRAP",
         SIGPIPE: "PIPE", SIGTERM: "TERM",
     ]
@@ -120,6 +122,8 @@ extension IsolatedDecoder {
 
         let child: DecoderProcess
         var remainingNanoseconds: UInt64
+        /// What the child is, in error text: "decoder", or "AAC encoder" for the encode mode.
+        var role = "decoder"
 
         /// The next record's tag and length; nil when the stream ends cleanly between records.
         mutating func recordHeader() throws -> (DecoderWire.Tag, Int)? {
@@ -127,7 +131,7 @@ extension IsolatedDecoder {
             let got = try bytes.withUnsafeMutableBytes { try fill($0) }
             if got == 0 { return nil }
             guard got == 5, let header = DecoderWire.parseRecordHeader(bytes) else {
-                throw AudioPipelineError(.unreadableInput, "the decoder's output was cut short or garbled")
+                throw AudioPipelineError(.unreadableInput, "the \(role)'s output was cut short or garbled")
             }
             return (header.tag, header.length)
         }
@@ -140,7 +144,7 @@ extension IsolatedDecoder {
 
         mutating func exactly(_ buffer: UnsafeMutableRawBufferPointer) throws {
             guard try fill(buffer) == buffer.count else {
-                throw AudioPipelineError(.unreadableInput, "the decoder's output was cut short")
+                throw AudioPipelineError(.unreadableInput, "the \(role)'s output was cut short")
             }
         }
 
@@ -148,10 +152,10 @@ extension IsolatedDecoder {
         mutating func expectEnd() throws {
             var extra: UInt8 = 0
             guard try withUnsafeMutableBytes(of: &extra, { try fill($0) }) == 0 else {
-                throw AudioPipelineError(.unreadableInput, "the decoder wrote past its last record")
+                throw AudioPipelineError(.unreadableInput, "the \(role) wrote past its last record")
             }
             let status = child.wait()
-            guard status == 0 else { throw AudioPipelineError(.unreadableInput, "the decoder stopped with status \(status >> 8)") }
+            guard status == 0 else { throw AudioPipelineError(.unreadableInput, "the \(role) stopped with status \(status >> 8)") }
         }
 
         /// Reads until `buffer` is full or the stream ends; the bytes read.
