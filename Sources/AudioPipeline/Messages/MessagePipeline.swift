@@ -65,7 +65,21 @@ public struct MessagePipeline: Sendable {
             analysis, sampleRate: rate,
             inputSampleRate: source.sampleRate, metadata: metadata, clock: &clock)
 
-        let report = MessageReport(
+        // The AAC comes from the same analysed signal, after the Opus: its failure (a child
+        // killed, a machine out of memory) leaves the Opus message whole, and says why.
+        var aac: Result<AACFile, AudioPipelineError>?
+        if let settings = configuration.aac {
+            do {
+                aac = .success(try encodeAAC(
+                    analysis, tags: tags(for: metadata, outputLoudness: nil), configuration: settings, clock: &clock))
+            } catch let error as AudioPipelineError {
+                aac = .failure(error.attributed(to: input.name))
+            } catch {
+                aac = .failure(AudioPipelineError(.codecFailure, "cannot make the AAC file (\(error))", source: input.name))
+            }
+        }
+
+        var report = MessageReport(
             input: .init(
                 name: input.name, format: source.format, sampleRate: source.sampleRate,
                 channels: source.channelCount, durationSeconds: source.durationSeconds),
@@ -76,7 +90,8 @@ public struct MessagePipeline: Sendable {
             normalization: encoded.normalization,
             output: encoded.output,
             stageSeconds: clock.seconds)
-        return ProcessedMessage(stream: encoded.stream, report: report)
+        if case .success(let file) = aac { report.aac = file.report }
+        return ProcessedMessage(stream: encoded.stream, report: report, aac: aac)
     }
 
     /// Gain, limiter and encoder, checked on the decoded output: lossy coding raises peaks, so

@@ -62,6 +62,8 @@ public struct MessageReport: Sendable, Codable, Equatable {
     public var output: Output
     /// Seconds spent in each stage, by stage name.
     public var stageSeconds: [String: Double]
+    /// The AAC version, when one was made (`PipelineConfiguration.aac`).
+    public var aac: AACReport? = nil
 }
 
 extension MessageReport.Speech {

@@ -16,6 +16,9 @@ public struct PipelineConfiguration: Sendable {
     public var normalizer = Normalizer.Configuration()
     /// Opus's bitrate, frame length and complexity.
     public var encoder = OpusEncoder.Configuration()
+    /// An AAC version of each message beside its Opus, for browsers that play no Opus. Default:
+    /// nil, none.
+    public var aac: AACEncoder.Configuration?
 
     /// Every stage's defaults.
     public init() {}

@@ -4,6 +4,15 @@ public struct ProcessedMessage: Sendable {
     public var stream: OpusStream
     /// What every stage measured and did; the output's container and size are filled in by `file(in:)`.
     public var report: MessageReport
+    /// The AAC version, when `PipelineConfiguration.aac` asked for one: the file, or why it
+    /// could not be made (the Opus message is whole either way).
+    public var aac: Result<AACFile, AudioPipelineError>?
+
+    public init(stream: OpusStream, report: MessageReport, aac: Result<AACFile, AudioPipelineError>? = nil) {
+        self.stream = stream
+        self.report = report
+        self.aac = aac
+    }
 
     /// The exact duration of the message in seconds.
     public var durationSeconds: Double { stream.durationSeconds }
