@@ -27,7 +27,8 @@ struct EncodeCommand: AsyncParsableCommand {
             Markers: 5km, 2500m, 3.1mi, 50%, halfway, finish, finish-1km (case and spaces ignored).
 
             The container follows -o's extension (.caf: Opus in CAF; .webm: Opus in WebM; .opus, \
-            .ogg, .oga: Ogg Opus) unless --format names one; an extension that contradicts --format is refused.
+            .ogg, .oga: Ogg Opus; .m4a: the same message as AAC-LC in an M4A, for browsers that \
+            play no Opus) unless --format names one; an extension that contradicts --format is refused.
 
             Exit status: 0 when every input was encoded; 3 when the only failures are recordings \
             with no speech; 1 when any input failed for another reason; 64 for bad arguments. A \
@@ -61,8 +62,8 @@ struct EncodeCommand: AsyncParsableCommand {
     @Option(help: "A title (TITLE tag).")
     var title: String?
 
-    @Option(help: "Container: ogg (Ogg Opus), caf (Opus in CAF, what AVAudioPlayer plays on iOS) or webm (Opus in WebM, what Safari plays from iOS 17.4) (default: -o's extension, else ogg).")
-    var format: OpusContainer?
+    @Option(help: "Container: ogg (Ogg Opus), caf (Opus in CAF, what AVAudioPlayer plays on iOS), webm (Opus in WebM, what Safari plays from iOS 17.4) or m4a (AAC in MP4, what every iPhone plays) (default: -o's extension, else ogg).")
+    var format: MessageFormat?
 
     @OptionGroup(title: "Audio")
     var audio: AudioOptions
@@ -78,16 +79,16 @@ struct EncodeCommand: AsyncParsableCommand {
             throw ValidationError("-o takes one input; use --output-dir for \(inputs.count) inputs.")
         default: break
         }
-        if let output, let named = OpusContainer(pathExtension: URL(fileURLWithPath: output).pathExtension),
+        if let output, let named = MessageFormat(pathExtension: URL(fileURLWithPath: output).pathExtension),
            let format, format != named {
-            throw ValidationError("-o \(output) names \(named) but --format \(format.rawValue) asks for \(format); make them agree")
+            throw ValidationError("-o \(output) names \(named) but --format \(format.name) asks for \(format); make them agree")
         }
         try audio.validate()
     }
 
     /// --format, else what -o's extension names, else Ogg: a `.caf` file always holds CAF.
-    private var container: OpusContainer {
-        format ?? output.flatMap { OpusContainer(pathExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .ogg
+    private var container: MessageFormat {
+        format ?? output.flatMap { MessageFormat(pathExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .opus(.ogg)
     }
 
     func run() async throws {
@@ -97,6 +98,9 @@ struct EncodeCommand: AsyncParsableCommand {
         var configuration = audio.pipelineConfiguration
         // One input leaves cores idle: let the encoder cut a long message into pieces instead.
         if inputs.count == 1 { configuration.encoder.segments = ProcessInfo.processInfo.activeProcessorCount }
+        // The AAC is made from the same levelled signal as the Opus, which is still made first:
+        // the one checked the same way, and the one whose length the AAC keeps.
+        if container == .m4a { configuration.aac = AACEncoder.Configuration() }
         // An engine asked for by name must be there; `auto` finds out only if a message needs it.
         if case .engine = configuration.denoiser.mode {
             do {
@@ -143,6 +147,9 @@ struct EncodeCommand: AsyncParsableCommand {
                 } else if let report = result.report, report.normalization.isTruePeakAboveCeiling {
                     if progress.isVisible { write(Data("\r\u{1B}[K".utf8), to: .standardError) }
                     printError(Self.ceilingWarning(result.input, report, bitrate: audio.bitrate))
+                } else if let report = result.report, let aac = report.aac, aac.normalization.isTruePeakAboveCeiling {
+                    if progress.isVisible { write(Data("\r\u{1B}[K".utf8), to: .standardError) }
+                    printError(Self.ceilingWarning(result.input, aac))
                 }
                 progress.advance(jobs[index].0, ok: result.error == nil)
                 addNext()
@@ -172,14 +179,31 @@ struct EncodeCommand: AsyncParsableCommand {
         return "\(input): warning: written, but its decoded true peak is \(peak) dBTP, above the \(ceiling) dBTP ceiling after \(report.normalization.encodePasses) encodes at \(String(printf: "%g", bitrate)) kb/s; a higher --bitrate keeps it under"
     }
 
+    /// The same line for the AAC version, which has no bitrate option to raise.
+    static func ceilingWarning(_ input: String, _ aac: AACReport) -> String {
+        let peak = aac.loudness.truePeak.map { String(printf: "%.2f", $0) } ?? "?"
+        let ceiling = aac.normalization.truePeakCeilingDB.map { String(printf: "%g", $0) } ?? "?"
+        return "\(input): warning: written, but its decoded AAC's true peak is \(peak) dBTP, above the \(ceiling) dBTP ceiling after \(aac.normalization.encodePasses) encodes"
+    }
+
     private static func encode(
-        _ input: String, to destination: String, format: OpusContainer,
+        _ input: String, to destination: String, format: MessageFormat,
         metadata: MessageMetadata, pipeline: MessagePipeline
     ) -> EncodeResult {
         do {
-            let file = try pipeline.process(.file(path: input), metadata: metadata).file(in: format)
-            try AtomicFile.write(file.bytes, to: destination)
-            return EncodeResult(input: input, output: destination, report: file.report, error: nil)
+            let message = try pipeline.process(.file(path: input), metadata: metadata)
+            switch format {
+            case .opus(let container):
+                let file = try message.file(in: container)
+                try AtomicFile.write(file.bytes, to: destination)
+                return EncodeResult(input: input, output: destination, report: file.report, error: nil)
+            case .m4a:
+                guard let aac = message.aac else {
+                    throw AudioPipelineError(.invalidConfiguration, "no AAC version was asked for")
+                }
+                try AtomicFile.write(try aac.get().bytes, to: destination)
+                return EncodeResult(input: input, output: destination, report: message.report, error: nil)
+            }
         } catch let error as AudioPipelineError {
             return EncodeResult(input: input, output: destination, report: nil, error: error.attributed(to: input))
         } catch {

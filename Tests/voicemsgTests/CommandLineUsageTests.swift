@@ -29,6 +29,8 @@ import TestSupport
         ("mum.ogg", nil, "ogg opus"),
         ("mum.bin", "caf", "caf opus"),
         ("mum.caf", "caf", "caf opus"),
+        ("mum.m4a", nil, "mov,mp4,m4a,3gp,3g2,mj2 aac"),
+        ("mum.bin", "m4a", "mov,mp4,m4a,3gp,3g2,mj2 aac"),
     ] as [(String, String?, String)])
     func containerFollowsTheExtension(_ name: String, _ format: String?, _ expected: String) throws {
         let folder = try Fixtures.scratchFolder()
@@ -40,8 +42,39 @@ import TestSupport
         #expect(try FFprobe.containerAndCodec(output) == expected, "-o \(name) --format \(format ?? "-")")
     }
 
+    /// `encode -o x.m4a --json` reports the AAC version beside the Opus it was made with: the
+    /// same length, its own level; an AAC that cannot be made fails that input in one line and
+    /// writes nothing.
+    @Test func m4aOutputReportsItsAACAndFailsCleanly() throws {
+        let folder = try Fixtures.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("mum.m4a").path
+        let input = try Fixtures.speechWAV()
+        let result = try CommandLine.voicemsg(["encode", input, "-o", output, "--marker", "5km", "--json"])
+        try #require(result.status == 0, "\(result.standardError)")
+        let json = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
+        let report = try #require(json["report"] as? [String: Any])
+        let aac = try #require(report["aac"] as? [String: Any], "\(report.keys)")
+        let opus = try #require(report["output"] as? [String: Any])
+        #expect(aac["sampleCount"] as? Int == opus["sampleCount"] as? Int)
+        let size = try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int
+        #expect(aac["bytes"] as? Int == size)
+        let loudness = try #require(aac["loudness"] as? [String: Any])
+        #expect(abs((loudness["integratedLoudness"] as? Double ?? 0) + 16) <= 0.3, "\(loudness)")
+
+        // voicemsg-decode replaced by a program that is killed at once.
+        let killed = folder.appendingPathComponent("killed-decoder").path
+        try "#!/bin/sh\nkill -KILL $$\n".write(toFile: killed, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: killed)
+        let failing = folder.appendingPathComponent("failing.m4a").path
+        let failed = try CommandLine.voicemsg(["encode", input, "-o", failing, "--marker", "5km"], environment: ["VOICEMSG_DECODE": killed])
+        #expect(failed.status == 1)
+        #expect(failed.errorLines.count == 1 && failed.errorLines.first?.hasPrefix("\(input): the AAC encoder") == true, "\(failed.errorLines)")
+        #expect(!FileManager.default.fileExists(atPath: failing))
+    }
+
     /// A contradiction between -o's extension and --format is refused, and nothing is written.
-    @Test(arguments: [("mum.caf", "ogg"), ("mum.opus", "caf"), ("mum.oga", "caf")])
+    @Test(arguments: [("mum.caf", "ogg"), ("mum.opus", "caf"), ("mum.oga", "caf"), ("mum.m4a", "webm"), ("mum.opus", "m4a")])
     func containerContradictionIsRefused(_ name: String, _ format: String) throws {
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
