@@ -43,6 +43,15 @@ import Testing
         #expect(next.marker == StoredMarker(canonical: "2000m", kind: "absolute", value: 2000))
         #expect(try await new.store.message(id: waiting)?.status == .ready)
 
+        // A message made before AAC versions has none; it takes one later, once.
+        #expect(try await new.store.audio.aac(messageID: waiting) == nil)
+        let aac = StoredAAC(Data("an M4A".utf8))
+        #expect(try await new.store.audio.storeAAC(aac, messageID: waiting))
+        #expect(try await new.store.audio.aac(messageID: waiting) == aac)
+        #expect(try await !new.store.audio.storeAAC(StoredAAC(Data("another".utf8)), messageID: waiting))
+        #expect(try await new.store.audio.aac(messageID: waiting) == aac)
+        #expect(try await new.store.audio(messageID: waiting) == Data("done".utf8))
+
         // Migrating again finds nothing to do.
         try await new.store.migrate()
         #expect(try await new.store.appliedMigrations() == new.store.knownMigrations)

@@ -35,8 +35,10 @@ import Testing
             let message = try await enqueue(in: store, runID: run.id)
             let claim = try #require(try await store.claim(workerID: "a", leaseSeconds: 30))
             #expect(try await store.hasOriginal(messageID: message.id))
-            let result = JobResult(audio: Data("OggS result".utf8), durationSeconds: 1.5)
+            let result = JobResult(audio: Data("OggS result".utf8), durationSeconds: 1.5, aac: Data("M4A result".utf8))
             #expect(try await store.complete(claim, result: result))
+            // The AAC version is stored in the same transaction, with its own SHA-256.
+            #expect(try await store.audio.aac(messageID: message.id) == StoredAAC(Data("M4A result".utf8)))
 
             let record = try #require(try await store.message(id: message.id))
             #expect(record.status == .ready)

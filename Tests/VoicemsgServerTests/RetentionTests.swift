@@ -20,7 +20,9 @@ import Testing
             #expect(claimFailing.messageID == failing.id)
             #expect(try await store.queue.fail(claimFailing, error: "not audio", retryAfterSeconds: nil))
             let claimReady = try #require(try await store.queue.claim(workerID: "w", leaseSeconds: 30))
-            #expect(try await store.queue.complete(claimReady, result: JobResult(audio: Data(repeating: 9, count: 50), durationSeconds: 1)))
+            // The AAC version counts with the Opus as the run's processed audio.
+            #expect(try await store.queue.complete(
+                claimReady, result: JobResult(audio: Data(repeating: 9, count: 30), durationSeconds: 1, aac: Data(repeating: 8, count: 20))))
             let waiting = try await enqueue(in: store, runID: run.id, meters: 3000, bytes: Data(repeating: 3, count: 200))
 
             let before = try await store.queue.storage(runID: run.id)
@@ -37,7 +39,7 @@ import Testing
             #expect(after.oldestFailedOriginalAt == nil)
             #expect(try await store.records.message(id: failing.id)?.status == .failed)
             #expect(try await store.records.message(id: failing.id)?.error == "not audio")
-            #expect(try await store.audio.audio(messageID: ready.id) == Data(repeating: 9, count: 50))
+            #expect(try await store.audio.audio(messageID: ready.id) == Data(repeating: 9, count: 30))
             #expect(try await store.records.message(id: waiting.id)?.status == .queued)
 
             // Through the API: the owner sees the storage and its dates, the invite does not.

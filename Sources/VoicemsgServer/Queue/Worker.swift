@@ -147,6 +147,10 @@ struct Worker: Sendable {
             if try await queue.complete(claim, result: result) {
                 pool.metrics.recordCompleted(duration: duration)
                 logger.info("completed", metadata: ["bytes": "\(result.audio.count)"])
+                if let failure = result.aacFailure {
+                    logger.warning(
+                        "ready without its AAC version (\(PrintableText.escaped(failure))); it will be made when first asked for")
+                }
             } else {
                 pool.metrics.recordStaleResult()
                 logger.warning("lease lost before completion; result discarded")

@@ -6,7 +6,8 @@ public struct RunStorage: Sendable, Equatable, Codable {
     /// until the retention period deletes them.
     public var originals: Int
     public var originalBytes: Int
-    /// Processed audio of ready messages, kept until the message or the run is deleted.
+    /// Processed audio of ready messages (the Opus and the AAC version), kept until the message
+    /// or the run is deleted.
     public var audioBytes: Int
     /// When the oldest failed message still holding its upload failed (seconds since 1970).
     public var oldestFailedOriginalAt: Double?

@@ -108,6 +108,13 @@ extension PostgresBackend: SchemaMigrations {
                 """,
                 StoredMarker.fillFromCanonicalText,
             ]),
+        // The AAC version of each message beside its Ogg Opus, with its SHA-256 (its ETag);
+        // NULL for messages made before it, which get theirs the first time it is asked for.
+        PostgresMigration(
+            version: 7, name: "AAC versions",
+            statements: [
+                "ALTER TABLE results ADD COLUMN IF NOT EXISTS aac_bytes BYTEA, ADD COLUMN IF NOT EXISTS aac_sha256 TEXT"
+            ]),
     ]
 
     /// Any fixed number serves as the lock's key, as long as nothing else in the database uses it.

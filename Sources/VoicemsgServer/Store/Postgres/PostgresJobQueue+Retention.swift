@@ -40,7 +40,7 @@ extension PostgresJobQueue {
                     WHERE m.run_id = \(runID))::BIGINT AS originals,
                 (SELECT COALESCE(SUM(LENGTH(o.bytes)), 0) FROM originals o JOIN messages m
                     ON m.id = o.message_id WHERE m.run_id = \(runID))::BIGINT AS original_bytes,
-                (SELECT COALESCE(SUM(LENGTH(r.bytes)), 0) FROM results r JOIN messages m
+                (SELECT COALESCE(SUM(LENGTH(r.bytes) + COALESCE(LENGTH(r.aac_bytes), 0)), 0) FROM results r JOIN messages m
                     ON m.id = r.message_id WHERE m.run_id = \(runID))::BIGINT AS audio_bytes,
                 (SELECT MIN(m.updated_at) FROM messages m JOIN originals o ON o.message_id = m.id
                     WHERE m.run_id = \(runID) AND m.status = 'failed') AS oldest_failed,

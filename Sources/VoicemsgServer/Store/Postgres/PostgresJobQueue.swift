@@ -184,8 +184,9 @@ struct PostgresJobQueue: JobQueue {
                   AND lease_token = \(claim.leaseToken)
                 RETURNING id),
             stored AS (
-                INSERT INTO results (message_id, bytes)
-                SELECT id, \(ByteBuffer(bytes: result.audio)) FROM done
+                INSERT INTO results (message_id, bytes, aac_bytes, aac_sha256)
+                SELECT id, \(ByteBuffer(bytes: result.audio)), \(result.aac.map { ByteBuffer(bytes: $0.bytes) }),
+                    \(result.aac?.sha256) FROM done
                 RETURNING message_id),
             dropped AS (
                 DELETE FROM originals WHERE message_id IN (SELECT id FROM done))

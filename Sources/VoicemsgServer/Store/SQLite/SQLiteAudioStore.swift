@@ -12,6 +12,24 @@ struct SQLiteAudioStore: AudioStore {
         }
     }
 
+    func aac(messageID: String) async throws -> StoredAAC? {
+        try await database.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT aac_bytes, aac_sha256 FROM results WHERE message_id = ? AND aac_bytes IS NOT NULL",
+                arguments: [messageID]
+            ).map { StoredAAC(bytes: $0["aac_bytes"], sha256: $0["aac_sha256"]) }
+        }
+    }
+
+    func storeAAC(_ aac: StoredAAC, messageID: String) async throws -> Bool {
+        try await database.immediate { db in
+            try db.execute(
+                sql: "UPDATE results SET aac_bytes = ?, aac_sha256 = ? WHERE message_id = ? AND aac_bytes IS NULL",
+                arguments: [aac.bytes, aac.sha256, messageID])
+            return db.changesCount == 1
+        }
+    }
+
     func hasOriginal(messageID: String) async throws -> Bool {
         try await database.read { db in
             try Int.fetchOne(

@@ -102,6 +102,14 @@ extension SQLiteBackend: SchemaMigrations {
             }
             try db.execute(sql: StoredMarker.fillFromCanonicalText)
         }
+        // The AAC version of each message beside its Ogg Opus, with its SHA-256 (its ETag);
+        // NULL for messages made before it, which get theirs the first time it is asked for.
+        migrator.registerMigration(version7) { db in
+            let existing = Set(try db.columns(in: "results").map(\.name))
+            for (column, type) in [("aac_bytes", "BLOB"), ("aac_sha256", "TEXT")] where !existing.contains(column) {
+                try db.execute(sql: "ALTER TABLE results ADD COLUMN \(column) \(type)")
+            }
+        }
         return migrator
     }()
 
@@ -111,6 +119,7 @@ extension SQLiteBackend: SchemaMigrations {
     static let version4 = "4 idempotency fingerprints"
     static let version5 = "5 runner names"
     static let version6 = "6 markers as parsed"
+    static let version7 = "7 AAC versions"
 
     /// Applies the migrations this database has not seen.
     ///

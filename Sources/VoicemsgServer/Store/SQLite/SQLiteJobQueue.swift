@@ -161,8 +161,8 @@ struct SQLiteJobQueue: JobQueue {
                 ])
             guard db.changesCount == 1 else { return false }
             try db.execute(
-                sql: "INSERT INTO results (message_id, bytes) VALUES (?, ?)",
-                arguments: [claim.messageID, result.audio])
+                sql: "INSERT INTO results (message_id, bytes, aac_bytes, aac_sha256) VALUES (?, ?, ?, ?)",
+                arguments: [claim.messageID, result.audio, result.aac?.bytes, result.aac?.sha256])
             try db.execute(
                 sql: "DELETE FROM originals WHERE message_id = ?", arguments: [claim.messageID])
             return true
