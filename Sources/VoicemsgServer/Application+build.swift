@@ -30,6 +30,8 @@ public func buildApplication(
         api.spoolDirectory = URL(fileURLWithPath: dataDirectory)
             .appendingPathComponent("uploads-in-progress", isDirectory: true)
     }
+    // The AAC a request makes is the workers' own.
+    if let aac = configuration.pipeline.aac { api.aac = aac }
     let metrics = ServerMetrics()
     let router = VoicemsgAPI(store: store, metrics: metrics, configuration: api).makeRouter()
 

@@ -11,18 +11,22 @@ import TestSupport
 extension APITests {
     /// A real Ogg Opus message served in each container `?container=` names: its media type,
     /// an ETag of its own (the stored file's SHA-256, with the container as a suffix for the
-    /// rewraps), the same bytes on every request, so that `If-None-Match` and Range hold.
+    /// rewraps; the AAC version's own SHA-256), the same bytes on every request, so that
+    /// `If-None-Match` and Range hold.
     @Test func audioComesInEveryContainerWithItsOwnETagAndRange() async throws {
         let file = directory.file("tone.opus")
         try ExternalProcess.tool("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1.5",
                                             "-c:a", "libopus", "-b:a", "24k", file])
         let ogg = try Data(contentsOf: URL(fileURLWithPath: file))
         let stream = try OggOpusReader.read(ogg)
+        let m4aFile = directory.file("tone.m4a")
+        try ExternalProcess.tool("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", file, "-c:a", "aac", "-b:a", "32k", m4aFile])
+        let m4a = try Data(contentsOf: URL(fileURLWithPath: m4aFile))
         try await app.test(.router) { client in
             let run = try await createRun(client)
             let uploaded = try Self.json(UploadResponse.self, try await upload(client, run: run.id, token: run.inviteToken))
             while let claim = try await store.claim(workerID: "test", leaseSeconds: 30) {
-                _ = try await store.complete(claim, result: JobResult(audio: ogg, durationSeconds: stream.durationSeconds))
+                _ = try await store.complete(claim, result: JobResult(audio: ogg, durationSeconds: stream.durationSeconds, aac: m4a))
             }
             let path = "/v1/messages/\(uploaded.id)/audio"
             let sha256 = SecureIdentifier.hexSHA256(ogg)
@@ -31,6 +35,7 @@ extension APITests {
                 ("?container=ogg", "audio/ogg", "\"\(sha256)\"", ogg),
                 ("?container=caf", "audio/x-caf", "\"\(sha256)-caf\"", Data(try CAFOpusWriter.write(stream))),
                 ("?container=webm", "audio/webm", "\"\(sha256)-webm\"", Data(try WebMOpusWriter.write(stream))),
+                ("?container=mp4", "audio/mp4", "\"\(SecureIdentifier.hexSHA256(m4a))\"", m4a),
             ]
             for container in expected {
                 let uri = path + container.query
@@ -59,9 +64,11 @@ extension APITests {
                 #expect(mismatched.status == .ok && Data(buffer: mismatched.body) == body)
             }
 
-            let unknown = try await client.execute(uri: path + "?container=mp4", method: .get, headers: Self.bearer(run.ownerToken))
-            #expect(unknown.status == .badRequest)
-            #expect(try UploadAdmissionTests.errorMessage(unknown) == "container must be ogg, caf or webm")
+            for name in ["m4a", "MP4", "aac", ""] {
+                let unknown = try await client.execute(uri: path + "?container=\(name)", method: .get, headers: Self.bearer(run.ownerToken))
+                #expect(unknown.status == .badRequest, "\(name)")
+                #expect(try UploadAdmissionTests.errorMessage(unknown) == "container must be ogg, caf, webm or mp4", "\(name)")
+            }
         }
     }
 }

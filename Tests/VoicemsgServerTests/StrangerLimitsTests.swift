@@ -123,16 +123,33 @@ import TestSupport
             #expect(storage.failedOriginalsKeptSeconds == 7 * 86_400)
             #expect(storage.nextFailedOriginalDeletionAt != nil)
 
-            // HTTP details, on B's ready audio.
-            let audioPath = "/v1/messages/\(loneID)/audio"
-            let head = try await server.raw("HEAD \(audioPath) HTTP/1.0\r\nAuthorization: Bearer \(runB.ownerToken)\r\n\r\n")
-            #expect(head.head.hasPrefix("HTTP/1.0 200") && head.body.isEmpty, "\(head.head)")
-            let audio = try await server.request(audioPath, headers: ownerB)
-            let etag = try #require(audio.headers["etag"])
-            var ownerBIfNoneMatch = ownerB
-            ownerBIfNoneMatch[.ifNoneMatch] = "W/\(etag)"
-            let weak = try await server.request(audioPath, headers: ownerBIfNoneMatch)
-            #expect(weak.status == 304)
+            // HTTP details, on B's ready audio, the Opus and the AAC version the worker made.
+            for container in ["", "?container=mp4"] {
+                let audioPath = "/v1/messages/\(loneID)/audio\(container)"
+                let head = try await server.raw("HEAD \(audioPath) HTTP/1.0\r\nAuthorization: Bearer \(runB.ownerToken)\r\n\r\n")
+                #expect(head.head.hasPrefix("HTTP/1.0 200") && head.body.isEmpty, "\(audioPath): \(head.head)")
+                let audio = try await server.request(audioPath, headers: ownerB)
+                #expect(audio.headers["content-type"] == (container.isEmpty ? "audio/ogg" : "audio/mp4"), "\(audioPath)")
+                let etag = try #require(audio.headers["etag"])
+                var ownerBIfNoneMatch = ownerB
+                ownerBIfNoneMatch[.ifNoneMatch] = "W/\(etag)"
+                let weak = try await server.request(audioPath, headers: ownerBIfNoneMatch)
+                #expect(weak.status == 304, "\(audioPath)")
+                // The same tokens open it: not the invite, not another run's owner, not none.
+                #expect(try await server.request(audioPath).status == 401, "\(audioPath)")
+                #expect(try await server.request(audioPath, headers: HTTPAnswer.bearer(runB.inviteToken)).status == 403, "\(audioPath)")
+                #expect(try await server.request(audioPath, headers: HTTPAnswer.bearer(runA.ownerToken)).status == 403, "\(audioPath)")
+                // Ranges stay inside the file; one past it is 416 with the length.
+                var ranged = ownerB
+                ranged[.range] = "bytes=-100"
+                let tail = try await server.request(audioPath, headers: ranged)
+                #expect(tail.status == 206 && tail.body == audio.body.suffix(100), "\(audioPath)")
+                ranged[.range] = "bytes=\(audio.body.count)-"
+                let beyond = try await server.request(audioPath, headers: ranged)
+                #expect(beyond.status == 416 && beyond.headers["content-range"] == "bytes */\(audio.body.count)", "\(audioPath)")
+            }
+            let strange = try await server.request("/v1/messages/\(loneID)/audio?container=..%2F..%2Fetc", headers: ownerB)
+            #expect(strange.status == 400 && strange.text.contains("ogg, caf, webm or mp4"))
             let closes = try await server.closesAfter(rawRequest: "GET /healthz HTTP/1.0\r\n\r\n")
             #expect(closes)
             // The upload answer carries the sender's token.

@@ -56,6 +56,9 @@ public struct APIConfiguration: Sendable {
     /// inside the SQLite data folder; the default is the system's temporary folder.
     public var spoolDirectory: URL = FileManager.default.temporaryDirectory
         .appendingPathComponent("voicemsg-uploads", isDirectory: true)
+    /// How the AAC version of a message that has none is made, when a client first asks for it
+    /// (`AACVersions`). The server uses the workers' own (`ServerConfiguration.pipeline.aac`).
+    public var aac = AACEncoder.Configuration()
 
     public init() {}
 }

@@ -20,6 +20,8 @@ public struct VoicemsgAPI: Sendable {
     let uploadSlots: UploadSlots
     /// The threads uploads are written on, this API's own: they stop when it is released.
     let uploadThreads = UploadThreads()
+    /// The AAC versions made when first asked for, on the upload threads.
+    let aacVersions: AACVersions
 
     public init(store: Store, metrics: ServerMetrics, configuration: APIConfiguration = .init()) {
         self.store = store
@@ -33,6 +35,7 @@ public struct VoicemsgAPI: Sendable {
                 uploadsPerMinutePerToken: configuration.uploadsPerMinutePerToken,
                 maxMessagesPerRun: configuration.maxMessagesPerRun))
         uploadSlots = UploadSlots(limit: configuration.maxConcurrentUploads)
+        aacVersions = AACVersions(store: store, configuration: configuration.aac, threads: uploadThreads)
     }
 
     /// A router with every route of the API.
