@@ -9,6 +9,9 @@
 # 80 s message in a quiet room and a 60 s one in pink noise at 5 dB SNR, timed like the others,
 # and the noise grid of scripts/denoise_bench.py: PESQ-WB, STOI and SI-SDR with and without the
 # Denoiser and for bare opusenc, per noise and SNR (a few minutes on all cores).
+# Then what the AAC version (AAC-LC in MP4, for browsers that play no Opus) adds to a message:
+# `encode -o x.m4a` (the Opus made and checked, then the AAC) against `encode -o x.opus`, beside
+# ffmpeg's own `-c:a aac -b:a 32k` on the same input.
 # Usage: scripts/bench.sh path/to/voicemsg      (BENCH_RUNS=5 by default; at least 5 counts)
 # BENCH_BASELINE=path/to/an/older/voicemsg also runs that binary's encode, interleaved with the
 # others in the same runs, and prints its rows and ratios beside the current one's: the two
@@ -113,7 +116,8 @@ done
 
 # --- The three encoders -----------------------------------------------------------------------
 # command TOOL IN OUT: sets cmd to the command line; p = voicemsg, o = the baseline voicemsg
-# (BENCH_BASELINE), a = bare opusenc, b = ffmpeg.
+# (BENCH_BASELINE), a = bare opusenc, b = ffmpeg; for the AAC version, m = voicemsg writing the
+# M4A, c = ffmpeg's AAC encoder alone.
 command_for() {
     case $1 in
         p) cmd=("$bin" encode "$2" -o "$3" --marker 1km) ;;
@@ -122,10 +126,15 @@ command_for() {
         b) cmd=(ffmpeg -hide_banner -loglevel error -nostdin -y -i "$2"
                 -af "silenceremove=start_periods=1:start_threshold=-50dB:stop_periods=-1:stop_threshold=-50dB:stop_duration=1,loudnorm=I=-16:TP=-1"
                 -c:a libopus -b:a 24k -application voip "$3") ;;
+        m) cmd=("$bin" encode "$2" -o "$3" --marker 1km) ;;
+        c) cmd=(ffmpeg -hide_banner -loglevel error -nostdin -y -i "$2" -c:a aac -b:a 32k "$3") ;;
     esac
 }
+# The output's extension: the M4A for the AAC tools, Opus for the others.
+extension() { case $1 in m|c) echo m4a;; *) echo opus;; esac; }
 encode() { command_for "$@"; "${cmd[@]}"; }
-name() { case $1 in p) echo "voicemsg encode";; o) echo "baseline encode";; a) echo "(a) opusenc";; b) echo "(b) ffmpeg";; esac; }
+name() { case $1 in p) echo "voicemsg encode";; o) echo "baseline encode";; a) echo "(a) opusenc";; b) echo "(b) ffmpeg";;
+    m) echo "voicemsg -o .m4a";; c) echo "(c) ffmpeg aac";; esac; }
 
 tools=(a b)
 probe="$out/.probe.opus"
@@ -180,7 +189,7 @@ time_input() {
     local -A walls=() rsss=() cpus=()
     for ((r = 0; r < runs; r++)); do
         for tool in "$@"; do
-            read -r w m status c < <(run_once "$tool" "$out/$file" "$out/$input.$tool.opus")
+            read -r w m status c < <(run_once "$tool" "$out/$file" "$out/$input.$tool.$(extension "$tool")")
             [ "$status" -eq 0 ] || failures=$((failures + 1))
             walls[$tool]+="$w"$'\n'
             rsss[$tool]+="$m"$'\n'
@@ -278,6 +287,41 @@ if [ "${tools[0]}" = p ]; then
             "$(ratio "$floor" "${rss[speech-60s.m4a.b]}")x ffmpeg's peak on the M4A"
     fi
     rm -f "$out/.rss" "$out/.stderr" "$out"/speech-60s.*.[pb].opus
+fi
+
+# --- The AAC version --------------------------------------------------------------------------
+# What `encode -o x.m4a` costs beyond `-o x.opus` is what the AAC adds to a message the server
+# processes (its workers make both), against ffmpeg's AAC encoder alone on the same input.
+if [ "${tools[0]}" = p ]; then
+    section "The AAC version: median of $runs runs, voicemsg's Opus, the same with the AAC, and ffmpeg's aac at 32 kb/s"
+    printf '%-16s %-18s %12s %10s %14s\n' input encoder "wall s" "CPU s" "peak RSS MiB"
+    failed_before=$failures
+    for input in speech-10s speech-60s; do
+        time_input "$input.wav" p m c
+    done
+    if [ "$failures" -gt "$failed_before" ]; then
+        echo "no ratios: $((failures - failed_before)) runs failed (see above)"
+    else
+        for input in speech-10s speech-60s; do
+            added_wall=$(awk -v a="${wall[$input.m]}" -v b="${wall[$input.p]}" 'BEGIN { printf "%.3f", a - b }')
+            added_cpu=$(awk -v a="${cpu[$input.m]}" -v b="${cpu[$input.p]}" 'BEGIN { printf "%.2f", a - b }')
+            echo "$input: the AAC adds wall ${added_wall} s ($(ratio "$added_wall" "${wall[$input.p]}")x the Opus encode)," \
+                "CPU ${added_cpu} s; against ffmpeg's aac: wall $(ratio "$added_wall" "${wall[$input.c]}"), CPU $(ratio "$added_cpu" "${cpu[$input.c]}")"
+        done
+        if "$bin" encode "$out/speech-60s.wav" -o "$out/.report.m4a" --marker 1km --json >"$out/.report.json" 2>/dev/null; then
+            python3 - "$out/.report.json" <<'PY' || echo "bench: could not read the report"
+import json, sys
+report = json.load(open(sys.argv[1]))["report"]
+aac = report["aac"]
+stages = {k: v for k, v in report["stageSeconds"].items() if k.startswith("aac")}
+print("speech-60s.m4a: %d encodes, %.2f LUFS, %.2f dBTP, %.0f b/s; " % (
+    aac["normalization"]["encodePasses"], aac["loudness"]["integratedLoudness"], aac["loudness"]["truePeak"], aac["bitrate"])
+    + ", ".join(f"{name} {seconds:.3f} s" for name, seconds in sorted(stages.items())))
+PY
+        fi
+        rm -f "$out/.report.m4a" "$out/.report.json"
+    fi
+    rm -f "$out"/speech-*.[mc].m4a
 fi
 
 # --- Instructions, independent of the machine's load ------------------------------------------
