@@ -121,6 +121,8 @@ let package = Package(
             dependencies: [
                 "AudioPipeline",
                 "RunTracking",
+                // The GPX reader, for a run's course.
+                "GPXReplay",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // The pool's `ConnectionPoolError`, which postgres-nio throws as it is when the

@@ -6,6 +6,9 @@ public struct APIConfiguration: Sendable {
     /// Largest upload accepted, in bytes; larger bodies get 413 and nothing is stored.
     /// Default 25 MB.
     public var maxUploadBytes: Int = 25 * 1024 * 1024
+    /// The largest course (GPX) a run's owner may send. Default 16 MiB: a marathon drawn every
+    /// metre with times and heights is about 5 MB.
+    public var maxCourseBytes: Int = 16 * 1024 * 1024
     /// Attempts each new message gets before it is failed for good. Default 5.
     public var maxAttempts: Int = 5
     /// Longest recording the pipeline accepts, in seconds; the recording page stops there and

@@ -51,6 +51,8 @@ public struct VoicemsgAPI: Sendable {
         router.get("/v1/runs/:runID/markers/resolve") { request, context in try await resolveMarker(request, context) }
         router.get("/v1/runs/:runID/messages") { request, context in try await runMessages(request, context) }
         router.get("/v1/runs/:runID/manifest") { request, context in try await manifest(request, context) }
+        router.put("/v1/runs/:runID/course") { request, context in try await putCourse(request, context) }
+        router.delete("/v1/runs/:runID/course") { request, context in try await deleteCourse(request, context) }
         // Messages: Routes/VoicemsgAPI+Messages.swift, their audio Routes/VoicemsgAPI+Audio.swift
         router.post("/v1/runs/:runID/messages") { request, context in try await upload(request, context) }
         router.get("/v1/messages/:id") { request, context in try await message(request, context) }

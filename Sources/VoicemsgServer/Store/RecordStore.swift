@@ -14,6 +14,11 @@ public protocol RecordStore: Sendable {
     /// at `atMeters` into the run and `runSeconds` after its start. A later report changes
     /// nothing. Returns the message as stored afterwards; nil when there is no such message.
     func markPlayed(messageID: String, atMeters: Double, runSeconds: Double) async throws -> MessageRecord?
+    /// The run's course; nil when it has none (or there is no such run).
+    func course(runID: String) async throws -> StoredCourse?
+    /// Keeps `course` as the run's course, replacing any, or removes it (nil), unless a
+    /// message of the run has been played: the check and the change are one transaction.
+    func setCourse(_ course: StoredCourse?, runID: String) async throws -> CourseChange
     /// How many messages are in each state, for metrics.
     func statusCounts() async throws -> [MessageStatus: Int]
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 
 // The JSON the run routes read and answer, as docs/api.md shows it. Apart from the handlers so
@@ -46,6 +47,31 @@ struct RunInfoResponse: ResponseEncodable, Decodable {
     var limits: Limits
     /// What the run holds and until when; for the owner only.
     var storage: RunStorageInfo?
+    /// The race's course, when the owner gave one: friends see where their marker lies.
+    var course: RunCourse?
+}
+
+/// A run's course as the API gives it: kept simplified (within 2 m of the file's places),
+/// with the length of what is kept, which is what the runner's page follows.
+struct RunCourse: Codable, Equatable {
+    var lengthMeters: Double
+    /// `[[latitude, longitude], …]`, in degrees.
+    var points: [[Double]]
+
+    init(lengthMeters: Double, points: [[Double]]) {
+        self.lengthMeters = lengthMeters
+        self.points = points
+    }
+
+    init(_ stored: StoredCourse) throws {
+        lengthMeters = stored.lengthMeters
+        points = try JSONDecoder().decode([[Double]].self, from: Data(stored.pointsJSON.utf8))
+    }
+}
+
+/// `PUT /v1/runs/{id}/course` answer: the course as kept.
+struct CourseResponse: Codable {
+    var course: RunCourse
 }
 
 /// `GET /v1/runs/{id}`'s storage part, for the owner: what the run holds, and until when.
@@ -79,6 +105,8 @@ struct ManifestResponse: ResponseEncodable, Decodable {
         var id: String
         var title: String
         var plannedDistanceMeters: Double?
+        /// The course, so that Get ready takes it with the messages.
+        var course: RunCourse?
     }
 
     struct Message: Codable {

@@ -54,7 +54,8 @@ extension VoicemsgAPI {
                 // `serve` gives the same limit to its pipeline, so it is the one an upload meets.
                 maxSeconds: configuration.maxRecordingSeconds,
                 maxBytes: configuration.maxUploadBytes),
-            storage: try await ownerStorage(context, run: run))
+            storage: try await ownerStorage(context, run: run),
+            course: try await runCourse(runID: run.id))
         return try Self.privateJSON(info)
     }
 
@@ -178,7 +179,9 @@ extension VoicemsgAPI {
             ($0.markerMeters, $0.createdAt, $0.id) < ($1.markerMeters, $1.createdAt, $1.id)
         }
         return ManifestResponse(
-            run: .init(id: run.id, title: run.title, plannedDistanceMeters: run.plannedDistanceMeters),
+            run: .init(
+                id: run.id, title: run.title, plannedDistanceMeters: run.plannedDistanceMeters,
+                course: try await runCourse(runID: run.id)),
             messages: ready.map { record in
                 ManifestResponse.Message(
                     id: record.id, marker: record.marker, markerMeters: record.markerMeters,

@@ -26,7 +26,7 @@ struct UploadSpooler: Sendable {
     }
 
     let directory: URL
-    let limit: Int
+    var limit: Int
     /// Where file writes, hashing and the final sync run: at lower priority, never on the
     /// threads that serve requests.
     let threads: UploadThreads

@@ -115,6 +115,20 @@ extension PostgresBackend: SchemaMigrations {
             statements: [
                 "ALTER TABLE results ADD COLUMN IF NOT EXISTS aac_bytes BYTEA, ADD COLUMN IF NOT EXISTS aac_sha256 TEXT"
             ]),
+        // A run's course, simplified, with its length (`StoredCourse`): a table of its own, so
+        // that the many reads of a run's row never carry its places.
+        PostgresMigration(
+            version: 8, name: "courses",
+            statements: [
+                """
+                CREATE TABLE IF NOT EXISTS courses (
+                    run_id TEXT PRIMARY KEY REFERENCES runs(id),
+                    length_meters DOUBLE PRECISION NOT NULL,
+                    point_count BIGINT NOT NULL,
+                    points TEXT NOT NULL,
+                    updated_at DOUBLE PRECISION NOT NULL)
+                """
+            ]),
     ]
 
     /// Any fixed number serves as the lock's key, as long as nothing else in the database uses it.

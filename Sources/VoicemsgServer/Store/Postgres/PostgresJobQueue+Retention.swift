@@ -24,6 +24,7 @@ extension PostgresJobQueue {
             try await connection.query(
                 "DELETE FROM results WHERE message_id IN (SELECT id FROM messages WHERE run_id = \(id))", logger: logger)
             try await connection.query("DELETE FROM messages WHERE run_id = \(id)", logger: logger)
+            try await connection.query("DELETE FROM courses WHERE run_id = \(id)", logger: logger)
             return try await connection.query("DELETE FROM runs WHERE id = \(id) RETURNING id", logger: logger)
                 .collect().count == 1
         }

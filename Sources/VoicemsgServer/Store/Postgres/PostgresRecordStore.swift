@@ -51,6 +51,36 @@ struct PostgresRecordStore: RecordStore {
         return try await message(id: messageID)
     }
 
+    func course(runID: String) async throws -> StoredCourse? {
+        try await database.rows(
+            "SELECT length_meters, point_count, points FROM courses WHERE run_id = \(runID)"
+        ) { row in
+            let (length, count, points) = try row.decode((Double, Int, String).self)
+            return StoredCourse(lengthMeters: length, pointCount: count, pointsJSON: points)
+        }.first
+    }
+
+    func setCourse(_ course: StoredCourse?, runID: String) async throws -> CourseChange {
+        let logger = database.logger
+        return try await database.transaction { connection -> CourseChange in
+            // The run's row locked, so that two changes of one course take turns.
+            let runs = try await connection.query("SELECT id FROM runs WHERE id = \(runID) FOR UPDATE", logger: logger)
+            guard try await runs.collect().count == 1 else { return .noSuchRun }
+            let played = try await connection.query(
+                "SELECT 1 FROM messages WHERE run_id = \(runID) AND played_at IS NOT NULL LIMIT 1", logger: logger)
+            guard try await played.collect().isEmpty else { return .runStarted }
+            try await connection.query("DELETE FROM courses WHERE run_id = \(runID)", logger: logger)
+            if let course {
+                try await connection.query(
+                    """
+                    INSERT INTO courses (run_id, length_meters, point_count, points, updated_at)
+                    VALUES (\(runID), \(course.lengthMeters), \(course.pointCount), \(course.pointsJSON), voicemsg_now())
+                    """, logger: logger)
+            }
+            return .done
+        }
+    }
+
     func statusCounts() async throws -> [MessageStatus: Int] {
         let counts = try await database.rows("SELECT status, COUNT(*)::bigint FROM messages GROUP BY status") { row in
             let (status, count) = try row.decode((String, Int).self)

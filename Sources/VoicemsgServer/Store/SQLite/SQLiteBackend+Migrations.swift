@@ -110,6 +110,19 @@ extension SQLiteBackend: SchemaMigrations {
                 try db.execute(sql: "ALTER TABLE results ADD COLUMN \(column) \(type)")
             }
         }
+        // A run's course, simplified, with its length (`StoredCourse`): a table of its own, so
+        // that the many reads of a run's row never carry its places.
+        migrator.registerMigration(version8) { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS courses (
+                        run_id TEXT PRIMARY KEY REFERENCES runs(id),
+                        length_meters REAL NOT NULL,
+                        point_count INTEGER NOT NULL,
+                        points TEXT NOT NULL,
+                        updated_at REAL NOT NULL)
+                    """)
+        }
         return migrator
     }()
 
@@ -120,6 +133,7 @@ extension SQLiteBackend: SchemaMigrations {
     static let version5 = "5 runner names"
     static let version6 = "6 markers as parsed"
     static let version7 = "7 AAC versions"
+    static let version8 = "8 courses"
 
     /// Applies the migrations this database has not seen.
     ///

@@ -22,6 +22,7 @@ extension SQLiteJobQueue {
                     arguments: [id])
             }
             try db.execute(sql: "DELETE FROM messages WHERE run_id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM courses WHERE run_id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM runs WHERE id = ?", arguments: [id])
             return db.changesCount == 1
         }

@@ -57,6 +57,35 @@ struct SQLiteRecordStore: RecordStore {
         return record
     }
 
+    func course(runID: String) async throws -> StoredCourse? {
+        try await database.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT length_meters, point_count, points FROM courses WHERE run_id = ?", arguments: [runID]
+            ).map { row in
+                StoredCourse(lengthMeters: row["length_meters"], pointCount: row["point_count"], pointsJSON: row["points"])
+            }
+        }
+    }
+
+    func setCourse(_ course: StoredCourse?, runID: String) async throws -> CourseChange {
+        try await database.immediate { db -> CourseChange in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM runs WHERE id = ?)", arguments: [runID]) == true else {
+                return .noSuchRun
+            }
+            let started = try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM messages WHERE run_id = ? AND played_at IS NOT NULL)",
+                arguments: [runID])
+            guard started != true else { return .runStarted }
+            try db.execute(sql: "DELETE FROM courses WHERE run_id = ?", arguments: [runID])
+            if let course {
+                try db.execute(
+                    sql: "INSERT INTO courses (run_id, length_meters, point_count, points, updated_at) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [runID, course.lengthMeters, course.pointCount, course.pointsJSON, SQLiteBackend.now()])
+            }
+            return .done
+        }
+    }
+
     func statusCounts() async throws -> [MessageStatus: Int] {
         try await database.read { db in
             var counts: [MessageStatus: Int] = [:]
