@@ -51,7 +51,7 @@ struct RunInfoResponse: ResponseEncodable, Decodable {
     var course: RunCourse?
 }
 
-/// A run's course as the API gives it: kept simplified (within a metre of the file's places),
+/// A run's course as the API gives it: kept simplified (within half a metre of the file's places),
 /// with the length of what is kept, which is what the runner's page follows.
 struct RunCourse: Codable, Equatable {
     var lengthMeters: Double

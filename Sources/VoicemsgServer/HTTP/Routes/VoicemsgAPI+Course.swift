@@ -12,9 +12,10 @@ import RunTracking
 extension VoicemsgAPI {
     /// How far the stored course may pass from the file's places: well under a fix's error,
     /// and enough to turn a planner's file drawn every metre into a few places a bend. Each
-    /// chord across a bend shortens the course a little, and markers are measured along it; the
-    /// loss grows with the square of the tolerance, so it stays at a metre (docs/api.md).
-    static let courseTolerance = 1.0
+    /// chord across a bend shortens the course a little, in proportion to the tolerance and the
+    /// bend's curvature, and markers are measured along it: half a metre keeps even a course of
+    /// tight bends within a thousandth of its length (docs/api.md).
+    static let courseTolerance = 0.5
 
     /// `PUT /v1/runs/{id}/course` (owner token), the GPX as the body: 200 with the course as
     /// kept; 400 when the body is not GPX, 422 when its places are no course, 409 once a
@@ -86,7 +87,7 @@ extension VoicemsgAPI {
         return StoredCourse(lengthMeters: course.length, pointCount: places.count, pointsJSON: json)
     }
 
-    /// Seven decimals of a degree: about a centimetre, far below the simplification's metre.
+    /// Seven decimals of a degree: about a centimetre, far below the simplification's half metre.
     private static func rounded(_ degrees: Double) -> Double {
         (degrees * 1e7).rounded() / 1e7
     }
