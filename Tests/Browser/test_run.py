@@ -19,6 +19,8 @@ Scenarios:
   reload   a reload mid-run keeps the distance and replays nothing; a page hidden for 60 s
            (another tab in Chromium, a minimized window in WebKitGTK) takes the wake lock again
            where the engine has one, and a marker crossed meanwhile plays on its return
+  course   planned with a GPX course on /, its outline on the plan, record and run screens, a
+           wrong turn off the course and back, each message within 15 m of its point on it
   aac      a browser that plays no Opus (Safari before iOS 17.4, shim/no-opus.js) keeps the AAC
            in MP4 at Get ready and plays the run from it
   refusals a run refused by the server's limits, and a location the phone denies, are said
@@ -185,11 +187,15 @@ def make_run(server, title="Test run"):
 
 
 def get_ready(runner, name, results):
+    get_ready_count(runner, name, results, 3)
+
+
+def get_ready_count(runner, name, results, count):
     runner.click("Get ready")
     began = time.time()
-    runner.browser.wait(lambda: "3 of 3 messages ready to play" in runner.browser.text("ready-summary"), timeout=60,
-                        what="three messages ready")
-    results.check(name, "Get ready says all three messages are ready", True,
+    runner.browser.wait(lambda: f"{count} of {count} messages ready to play" in runner.browser.text("ready-summary"),
+                        timeout=60, what=f"{count} messages ready")
+    results.check(name, f"Get ready says all {count} messages are ready", True,
                   f"{runner.browser.text('ready-summary')} (after {time.time() - began:.1f} s)")
     start = runner.browser.el("start-button")
     results.check(name, "Start is enabled once ready", start.is_enabled())
@@ -455,6 +461,128 @@ def scenario_aac(ctx):
         runner.quit()
 
 
+def offset(point, bearing_degrees, meters):
+    """The place `meters` from `point` towards `bearing_degrees` (0 north, 90 east)."""
+    north = math.cos(math.radians(bearing_degrees)) * meters / 111_132.954
+    east = math.sin(math.radians(bearing_degrees)) * meters / (111_319.488 * math.cos(math.radians(point[0])))
+    return (point[0] + north, point[1] + east)
+
+
+def course_run(course_points, turn_at, spur_meters):
+    """The runner's way along a course given as points FIX_METERS apart: on it to `turn_at` m,
+    then a wrong turn `spur_meters` out at right angles and back, then on to the end. Returns
+    the fixes and, for each, where along the course the runner truly is."""
+    turn = int(turn_at / FIX_METERS)
+    a, b = course_points[turn - 1], course_points[turn]
+    heading = math.degrees(math.atan2((b[1] - a[1]) * math.cos(math.radians(a[0])), b[0] - a[0]))
+    steps = int(spur_meters / FIX_METERS)
+    out = [offset(b, heading + 90, FIX_METERS * i) for i in range(1, steps + 1)]
+    fixes = course_points[:turn + 1] + out + out[-2::-1] + course_points[turn:]
+    truth = [i * FIX_METERS for i in range(turn + 1)] + [turn * FIX_METERS] * (2 * steps - 1) \
+        + [i * FIX_METERS for i in range(turn, len(course_points))]
+    return fixes, truth, (turn + 1, turn + 2 * steps)
+
+
+def write_gpx(points, path):
+    """A GPX file with one track of `points`, as a race publishes its course."""
+    rows = "".join(f'<trkpt lat="{lat:.7f}" lon="{lon:.7f}"/>' for lat, lon in points)
+    path.write_text('<?xml version="1.0" encoding="UTF-8"?><gpx version="1.1" creator="voicemsg tests" '
+                    f'xmlns="http://www.topografix.com/GPX/1/1"><trk><name>Test course</name><trkseg>{rows}</trkseg></trk></gpx>')
+
+
+def scenario_course(ctx):
+    """A run with its course: planned on / with a GPX file, the outline on the plan, record and
+    run screens, a wrong turn of 60 m off the course and back on the way, and each message at its
+    point on the course, within 15 m of where the runner truly was."""
+    name = ctx.name = "course"
+    results, server = ctx.results, ctx.server
+    course_points = route(560)
+    length = (len(course_points) - 1) * FIX_METERS
+    gpx = ctx.folder / f"{ctx.engine}-course.gpx"
+    write_gpx(course_points, gpx)
+    markers = [("100m", 100.0, "Mum"), ("200m", 200.0, "Dad"), ("300m", 300.0, "Kim"), ("400m", 400.0, "Lee")]
+    runner = Runner(ctx, server)
+    try:
+        runner.browser.open(f"{runner.base}/")
+        runner.browser.el("run-title-input").send_keys("Course run")
+        runner.browser.el("course-input").send_keys(str(gpx))
+        runner.browser.wait(lambda: runner.browser.visible("course-preview"), what="the course's outline")
+        typed = runner.browser.js("return document.getElementById('distance-typed').value")
+        results.check(name, "a chosen course is drawn, and the target distance becomes its length",
+                      runner.browser.js("return document.querySelectorAll('#course-outline path').length") == 1
+                      and abs(float(typed) * 1000 - length) < 8, f"target {typed} km; {runner.browser.text('course-caption')}")
+        runner.browser.screenshots(ctx.shots, "course-0-plan", focus_id="course-preview")
+        runner.click("Create run")
+        runner.browser.wait(lambda: "/runs/" in runner.driver.current_url and runner.browser.visible("run-card"),
+                            what="the runner's page of the new run")
+        url = runner.driver.current_url
+        run_id = url.split("/runs/")[1].split("#")[0]
+        fragment = dict(part.split("=", 1) for part in url.split("#", 1)[1].split("&"))
+        run_ = {"id": run_id, "ownerToken": fragment["owner"], "inviteToken": fragment["invite"]}
+        ctx.tokens += [run_["ownerToken"], run_["inviteToken"]]
+        info = json.loads(http("GET", f"{server.base}/v1/runs/{run_id}", token=run_["inviteToken"])[1])
+        course = info.get("course") or {}
+        results.check(name, "the server keeps the course, simplified, and gives it to friends",
+                      abs(course.get("lengthMeters", 0) - length) < 8 and 2 <= len(course.get("points", [])) <= len(course_points),
+                      f"{course.get('lengthMeters')} m, {len(course.get('points', []))} of {len(course_points)} points")
+        ids = [upload(server, run_, ctx.fixtures["memo_wav"], marker, sender) for marker, _, sender in markers]
+        settled = wait_settled(server, run_, ids)
+        results.check(name, "the four messages are ready", all(settled[i]["status"] == "ready" for i in ids))
+        # A friend's view: the course with a dot where the chosen point lies.
+        friend = ctx.open_browser()
+        try:
+            friend.open(f"{friend.base(server)}/r/{run_id}#invite={run_['inviteToken']}")
+            friend.wait(lambda: friend.visible("course-preview"), what="the course on the recording page")
+            friend.js("document.querySelector('input[name=\"preset\"][value=\"halfway\"]').click()")
+            friend.wait(lambda: "dot" in friend.text("course-caption"), what="the friend's point on the course")
+            results.check(name, "the recording page shows the course with the friend's point on it",
+                          friend.js("return document.querySelectorAll('#course-outline .course-mark').length") == 1,
+                          friend.text("course-caption"))
+            friend.screenshots(ctx.shots, "course-1-record", focus_id="course-preview")
+            friend.check_console(results, f"{name}/record")
+        finally:
+            friend.quit()
+        runner.driver.refresh()
+        runner.browser.wait(lambda: runner.browser.visible("course-preview"), what="the course on the runner's page")
+        get_ready_count(runner, name, results, len(markers))
+        runner.click("Start")
+        runner.browser.wait(lambda: runner.browser.visible("run-course"), what="the course on the run screen")
+        fixes, truth, (left, back) = course_run(course_points, 230, 60)
+        seen_off = False
+        started_at = {}
+        for index, point in enumerate(fixes):
+            runner.move_to(point)
+            time.sleep(FIX_SECONDS)
+            seen_off = seen_off or runner.browser.text("run-status-badge") == "Off course"
+            if index == left + 8:
+                runner.browser.screenshots(ctx.shots, "course-2-off-course")
+            for event in runner.audio():
+                if event["type"] == "playing" and event["number"] not in started_at:
+                    started_at[event["number"]] = index
+            if len(started_at) == len(markers) and index > back:
+                break
+        results.check(name, "the run screen says \"Off course\" on the wrong turn", seen_off)
+        results.check(name, "each message played, in marker order, once",
+                      [e["number"] for e in runner.audio() if e["type"] == "playing"] == list(range(len(markers))),
+                      str([e["number"] for e in runner.audio() if e["type"] == "playing"]))
+        for number, (marker, meters, sender) in enumerate(markers):
+            index = started_at.get(number)
+            true_place = truth[index] if index is not None else None
+            results.check(name, f"{sender}'s message ({marker}) starts within 15 m of its point on the course",
+                          true_place is not None and abs(true_place - meters) <= 15 and not (left < index < back),
+                          f"started at fix {index}, the runner truly {true_place} m along the course")
+        runner.click("Finish")
+        runner.click("Finish the run")
+        runner.browser.wait(lambda: runner.browser.visible("finished"), timeout=30, what="the celebration")
+        results.check(name, "the celebration draws the course with where each message played",
+                      runner.browser.js("return document.querySelectorAll('#finished-outline .course-mark.is-played').length")
+                      == len(markers), runner.browser.text("finished-text"))
+        runner.browser.screenshots(ctx.shots, "course-3-finished", focus_id="finished")
+        runner.browser.check_console(results, name)
+    finally:
+        runner.quit()
+
+
 def scenario_refusals(ctx):
     """What the runner is told when the server will not plan a run, or the phone will not give
     the page its position."""
@@ -507,7 +635,7 @@ def scenario_refusals(ctx):
 
 SCENARIOS = {
     "run": scenario_run, "offline": scenario_offline, "reload": scenario_reload_and_hide, "aac": scenario_aac,
-    "refusals": scenario_refusals,
+    "course": scenario_course, "refusals": scenario_refusals,
 }
 
 
