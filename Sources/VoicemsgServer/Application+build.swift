@@ -21,9 +21,19 @@ import ServiceLifecycle
 public func buildApplication(
     _ configuration: ServerConfiguration, logger: Logger
 ) throws -> some ApplicationProtocol {
+    let store = try configuration.store.open(logger: logger)
+    return try buildApplication(configuration, store: store, metrics: ServerMetrics(), logger: logger)
+}
+
+/// The same server on `store`, opened already from `configuration.store` (the application
+/// migrates it as it starts), counting into `metrics`. The tests build through here, so that
+/// while the application runs they can look into the very store and counters it uses, as no
+/// client can.
+func buildApplication(
+    _ configuration: ServerConfiguration, store: Store, metrics: ServerMetrics, logger: Logger
+) throws -> Application<RouterResponder<VoicemsgRequestContext>> {
     // One descriptor per connection: a thousand slow clients must not exhaust the soft limit.
     FileDescriptorLimit.raiseToHardLimit(logger: logger)
-    let store = try configuration.store.open(logger: logger)
     var api = configuration.api
     // A server on a data folder spools there: the same disk as the database it copies into.
     if case .sqlite(let dataDirectory) = configuration.store {
@@ -32,7 +42,6 @@ public func buildApplication(
     }
     // The AAC a request makes is the workers' own.
     if let aac = configuration.pipeline.aac { api.aac = aac }
-    let metrics = ServerMetrics()
     let router = VoicemsgAPI(store: store, metrics: metrics, configuration: api).makeRouter()
 
     // HTTP/1 with the 1.0 close, the close after a refused upload's answer, the idle timeout for
