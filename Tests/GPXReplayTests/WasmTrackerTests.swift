@@ -99,7 +99,7 @@ import TestSupport
         let scratch = try TemporaryDirectory()
         let input = scratch.file("runs.json")
         try JSONEncoder().encode(runs).write(to: URL(fileURLWithPath: input))
-        let output = try ExternalProcess.tool(
+        let output = try Tool.run(
             "node", [root.appendingPathComponent("scripts/wasm-replay.mjs").path, module.path, input], timeout: 600)
         return try JSONDecoder().decode([Answer].self, from: output.standardOutput)
     }
@@ -140,12 +140,12 @@ import TestSupport
     @Test func theCommittedModuleIsWhatTheSourcesBuild() throws {
         let scratch = try TemporaryDirectory()
         let built = scratch.file("run-tracking.wasm")
-        try ExternalProcess.tool("bash", [Self.root.appendingPathComponent("scripts/build-wasm.sh").path, built], timeout: 600)
+        try Tool.run("bash", [Self.root.appendingPathComponent("scripts/build-wasm.sh").path, built], timeout: 600)
         let fresh = try Data(contentsOf: URL(fileURLWithPath: built))
         let committed = try Data(contentsOf: Self.committedModule)
         #expect(fresh == committed, "web/run-tracking.wasm is not what the sources build: run `make wasm` and commit it")
         // The page's budget: 150 KB once gzipped, as a server sends it.
-        let gzipped = try ExternalProcess.tool("bash", ["-c", "gzip -9c '\(built)' | wc -c"]).text
+        let gzipped = try Tool.run("bash", ["-c", "gzip -9c '\(built)' | wc -c"]).text
         #expect((Int(gzipped.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max) <= 150 * 1024)
     }
 }

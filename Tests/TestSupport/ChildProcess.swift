@@ -21,7 +21,7 @@ public final class ChildProcess: Sendable {
         _ executable: String, arguments: [String], environment: [String: String] = [:], logPath: String
     ) async throws -> ChildProcess {
         guard FileManager.default.createFile(atPath: logPath, contents: nil) else {
-            throw ToolFailure(description: "cannot create \(logPath)")
+            throw TestFailure("cannot create \(logPath)")
         }
         // Two descriptors on one file, both appending, so the two streams interleave as written.
         let output = try FileDescriptor.open(FilePath(logPath), .writeOnly, options: .append)
@@ -53,7 +53,7 @@ public final class ChildProcess: Sendable {
             exit.record(status)
         }
         guard let pid = await started.first(where: { _ in true }) else {
-            throw ToolFailure(description: "\(executable) could not be started")
+            throw TestFailure("\(executable) could not be started")
         }
         return ChildProcess(pid: pid, logPath: logPath, execution: execution, exit: exit)
     }
@@ -116,7 +116,7 @@ public final class ChildProcess: Sendable {
         guard let line = await waitForLog(matching: #"listening on https?://[^:]+:\d+"#, seconds: seconds),
             let port = line.split(separator: ":").last.flatMap({ Int($0) })
         else {
-            throw ToolFailure(description: isRunning ? "server did not start:\n\(log)" : "server exited early:\n\(log)")
+            throw TestFailure(isRunning ? "server did not start:\n\(log)" : "server exited early:\n\(log)")
         }
         return port
     }

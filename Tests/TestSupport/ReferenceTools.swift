@@ -8,15 +8,15 @@ public enum ReferenceTools {
     public static func ebur128(_ path: String, inputOptions: [String] = []) throws -> (integrated: Double, truePeak: Double) {
         // framelog=verbose sends the per-frame lines to a level that the default log level
         // hides, so only the summary is printed.
-        let output = try ExternalProcess.tool("ffmpeg", ["-nostdin", "-nostats", "-hide_banner"] + inputOptions + ["-i", path,
-                                              "-af", "ebur128=peak=true:framelog=verbose", "-f", "null", "-"])
+        let output = try Tool.run("ffmpeg", ["-nostdin", "-nostats", "-hide_banner"] + inputOptions + ["-i", path,
+                                   "-af", "ebur128=peak=true:framelog=verbose", "-f", "null", "-"])
         guard let summary = output.standardError.range(of: "Summary:").map({ output.standardError[$0.upperBound...] }) else {
-            throw ToolFailure(description: "no ebur128 summary for \(path)")
+            throw TestFailure("no ebur128 summary for \(path)")
         }
         func value(after label: String) throws -> Double {
             let line = summary.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }
             guard let line, let field = line.split(separator: " ").dropFirst().first, let value = Double(field) else {
-                throw ToolFailure(description: "cannot read '\(label)' in ffmpeg's ebur128 summary for \(path)")
+                throw TestFailure("cannot read '\(label)' in ffmpeg's ebur128 summary for \(path)")
             }
             return value
         }
@@ -29,11 +29,11 @@ public enum ReferenceTools {
     public static func samples(decodedBy decoder: String, _ path: String) throws -> [Float] {
         let raw = path + "." + decoder + ".f32"
         if decoder == "opusdec" {
-            try ExternalProcess.tool("opusdec", ["--quiet", "--float", "--rate", "48000", path, path + ".opusdec.wav"])
-            try ExternalProcess.tool("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", path + ".opusdec.wav", "-f", "f32le", "-ac", "1", raw])
+            try Tool.run("opusdec", ["--quiet", "--float", "--rate", "48000", path, path + ".opusdec.wav"])
+            try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", path + ".opusdec.wav", "-f", "f32le", "-ac", "1", raw])
         } else {
-            try ExternalProcess.tool("ffmpeg", ["-nostdin", "-v", "error", "-y", "-c:a", "libopus", "-i", path,
-                                                "-f", "f32le", "-ar", "48000", "-ac", "1", raw])
+            try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-c:a", "libopus", "-i", path,
+                                    "-f", "f32le", "-ar", "48000", "-ac", "1", raw])
         }
         return try Data(contentsOf: URL(fileURLWithPath: raw)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }

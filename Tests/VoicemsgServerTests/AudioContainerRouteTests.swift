@@ -15,8 +15,8 @@ extension APITests {
     /// `If-None-Match` and Range hold.
     @Test func audioComesInEveryContainerWithItsOwnETagAndRange() async throws {
         let file = directory.file("tone.opus")
-        try ExternalProcess.tool("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1.5",
-                                            "-c:a", "libopus", "-b:a", "24k", file])
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1.5",
+                                "-c:a", "libopus", "-b:a", "24k", file])
         let ogg = try Data(contentsOf: URL(fileURLWithPath: file))
         let stream = try OggOpusReader.read(ogg)
         let m4aFile = directory.file("tone.m4a")

@@ -42,9 +42,9 @@ import TestSupport
     func tenMinutesOfEightChannelSilenceIsRefusedEarly(_ testCase: Case) throws {
         let directory = try TemporaryDirectory()
         let flac = directory.file("silence.flac")
-        try #require(run("ffmpeg", ["-nostdin", "-v", "error", "-f", "s16le", "-ar", "\(testCase.sampleRate)", "-ac", "8", "-i", "/dev/zero",
-                               "-t", "600", "-c:a", "flac", flac]).status == 0)
-        let probe = try run("ffprobe", ["-v", "error", "-show_entries", "stream=sample_rate,channels,duration", "-of", "csv=p=0", flac])
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "s16le", "-ar", "\(testCase.sampleRate)", "-ac", "8", "-i", "/dev/zero",
+                                "-t", "600", "-c:a", "flac", flac])
+        let probe = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "stream=sample_rate,channels,duration", "-of", "csv=p=0", flac])
         #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "\(testCase.sampleRate),8,600.000000")
         let original = try Data(contentsOf: URL(fileURLWithPath: flac))
         let job = ProcessingInput(messageID: "m-silence", runID: "r-1", runTitle: "Cheap refusals", marker: .absolute(meters: 5000),

@@ -43,7 +43,7 @@ import TestSupport
         arguments += method == "HEAD" ? ["--head"] : ["-X", method]
         if decode { arguments.append("--compressed") }
         for header in headers { arguments += ["-H", header] }
-        let outcome = try ExternalProcess.tool("curl", arguments + ["http://localhost:\(port)\(path)"], check: false)
+        let outcome = try Tool.run("curl", arguments + ["http://localhost:\(port)\(path)"], check: false)
         try #require(outcome.status == 0, "curl \(path): \(outcome.standardError)")
         let figures = outcome.text.split(separator: " ").compactMap { Int($0) }
         try #require(figures.count == 2, "curl \(path): \(outcome.text)")
@@ -169,7 +169,7 @@ import TestSupport
             // The two parts, put together, are a gzip stream of the file.
             let directory = try TemporaryDirectory()
             try (head.body + rest.body).write(to: URL(fileURLWithPath: directory.file("joined.gz")))
-            let gunzipped = try ExternalProcess.tool("gzip", ["-dc", directory.file("joined.gz")])
+            let gunzipped = try Tool.run("gzip", ["-dc", directory.file("joined.gz")])
             #expect(gunzipped.standardOutput == file)
 
             let stale = try await server.request(

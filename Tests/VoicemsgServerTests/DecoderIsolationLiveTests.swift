@@ -9,7 +9,7 @@ import TestSupport
 /// holds none of the server's descriptors, it dies with the server, a killed server comes back
 /// on its port at once, and its sandbox stops every forbidden action of the FaultyDecoder while
 /// the worker goes on. Linux only: /proc, PR_SET_PDEATHSIG and seccomp are Linux's.
-@Suite(.serialized, .enabled(if: onLinux, "reads /proc; the walls it checks are Linux's"))
+@Suite(.serialized, .enabled(if: isLinux, "reads /proc; the walls it checks are Linux's"))
 struct DecoderIsolationLiveTests {
     // MARK: Descriptors
 
@@ -62,7 +62,7 @@ struct DecoderIsolationLiveTests {
     /// the same worker then decodes a real recording (the FaultyDecoder hands it to the real
     /// voicemsg-decode).
     @Test func theSandboxStopsEachForbiddenActionAndTheWorkerGoesOn() async throws {
-        let faulty = try builtExecutable("FaultyDecoder")
+        let faulty = try Tool.built("FaultyDecoder")
         let server = try await ServerProcess.start(workers: 1, environment: ["VOICEMSG_DECODE": faulty])
         defer { Task { await server.stop() } }
         let run = try await server.createRun()
@@ -97,7 +97,7 @@ struct DecoderIsolationLiveTests {
     @Test func aLingeringDecoderDiesWithItsServer() async throws {
         let directory = try TemporaryDirectory()
         let port = try Fixtures.freePort()
-        let faulty = try builtExecutable("FaultyDecoder")
+        let faulty = try Tool.built("FaultyDecoder")
         let server = try await KillableServer.start(port: port, directory: directory, index: 0, workers: 1, environment: ["VOICEMSG_DECODE": faulty])
         _ = try await server.process.waitForPort()
         let run = try await Self.createRun(port: port)
@@ -270,7 +270,7 @@ struct KillableServer {
     ) async throws -> KillableServer {
         KillableServer(
             process: try await ChildProcess.start(
-                try builtExecutable("voicemsg-server"),
+                try Tool.built("voicemsg-server"),
                 arguments: ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir", directory.file("data"),
                             "--workers", "\(workers)", "--poll-seconds", "0.2", "--lease-seconds", "10",
                             "--uploads-per-minute-per-token", "100000", "--log-level", "info"],
@@ -365,15 +365,15 @@ enum Fixtures {
     static func speech(to path: String) throws {
         let wav = path + ".wav"
         defer { try? FileManager.default.removeItem(atPath: wav) }
-        try ExternalProcess.tool("espeak-ng", ["-w", wav, "Halfway there, keep going, we are all so proud of you"])
+        try Tool.run("espeak-ng", ["-w", wav, "Halfway there, keep going, we are all so proud of you"])
         let codec = path.hasSuffix(".webm") ? ["-c:a", "libopus", "-ar", "48000"] : ["-c:a", "aac", "-ar", "44100"]
-        try ExternalProcess.tool("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", wav] + codec + [path])
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", wav] + codec + [path])
     }
 
     /// A 300 Hz tone of `seconds`, Opus in WebM.
     static func tone(seconds: Int, to path: String) throws {
-        try ExternalProcess.tool("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=300:sample_rate=48000",
-                                            "-t", "\(seconds)", "-c:a", "libopus", "-f", "webm", path])
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=300:sample_rate=48000",
+                                "-t", "\(seconds)", "-c:a", "libopus", "-f", "webm", path])
     }
 
     /// A loopback port nothing listens on now.
@@ -397,9 +397,3 @@ enum Fixtures {
         return Int32(UInt16(bigEndian: address.sin_port))
     }
 }
-
-#if os(Linux)
-private let onLinux = true
-#else
-private let onLinux = false
-#endif

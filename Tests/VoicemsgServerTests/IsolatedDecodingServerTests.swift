@@ -21,7 +21,7 @@ import TestSupport
             router: VoicemsgAPI(store: store, metrics: ServerMetrics()).makeRouter(),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         let webm = directory.file("chrome.webm")
-        try #require(run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "libopus", "-f", "webm", webm]).status == 0)
+        try Tool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "libopus", "-f", "webm", webm])
         let bodies: [(String, [UInt8], HTTPResponse.Status, String?)] = [
             ("JPEG", [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [UInt8](repeating: 0, count: 500), .unsupportedMediaType, "a JPEG image"),
             ("HTML", Array("<!DOCTYPE html>\n<html><head><title>Sign in</title></head></html>".utf8), .unsupportedMediaType, "an HTML page"),
@@ -45,7 +45,7 @@ import TestSupport
     @Test func crashingDecoderFailsOneMessageAndTheWorkerGoesOn() async throws {
         let directory = try TemporaryDirectory()
         // The real decoder, behind a script that crashes it (SIGSEGV) on uploads marked CRASH.
-        let real = try builtExecutable("voicemsg-decode")
+        let real = try Tool.built("voicemsg-decode")
         let wrapper = directory.file("crashing-decoder")
         try """
             #!/bin/sh
@@ -54,7 +54,7 @@ import TestSupport
             """.write(toFile: wrapper, atomically: true, encoding: .utf8)
         chmod(wrapper, 0o755)
         let speech = directory.file("speech.wav")
-        try #require(run("espeak-ng", ["-w", speech, "Halfway there, keep going"]).status == 0)
+        try Tool.run("espeak-ng", ["-w", speech, "Halfway there, keep going"])
 
         try await TestServer.run(workers: 1, {
             $0.pipeline.isolation.executablePath = wrapper

@@ -1,6 +1,7 @@
 import Foundation
 import RunTracking
 import Testing
+import TestSupport
 
 @testable import VoicemsgServer
 

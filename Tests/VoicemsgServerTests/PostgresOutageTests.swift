@@ -22,7 +22,7 @@ import TestSupport
         /// The shared runner writes output to files, not pipes: the server that `start` leaves
         /// running would keep a pipe open, and reading it to its end would never end.
         func control(_ arguments: String...) throws {
-            let outcome = try ExternalProcess.run("/bin/bash", [Self.script] + arguments, timeout: 120)
+            let outcome = try Tool.run("/bin/bash", [Self.script] + arguments, check: false, timeout: 120)
             guard outcome.status == 0, !outcome.timedOut else {
                 throw TestFailure("pg-cluster.sh \(arguments.joined(separator: " ")): \(outcome.text)\(outcome.standardError)")
             }

@@ -7,22 +7,6 @@ import TestSupport
 
 @testable import VoicemsgServer
 
-/// A built executable of this package, next to the test bundle (or at `VOICEMSG_BIN` for
-/// `voicemsg`).
-func builtExecutable(_ name: String) throws -> String {
-    if name == "voicemsg", let path = ProcessInfo.processInfo.environment["VOICEMSG_BIN"] { return path }
-    do {
-        return try BuiltProduct.path(name)
-    } catch let failure as ToolFailure {
-        throw TestFailure(failure.description)
-    }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
 /// One HTTP answer: its status, its headers (names lowercased) and its body.
 struct HTTPAnswer: Sendable {
     var status: Int
@@ -63,7 +47,7 @@ struct ServerProcess: Sendable {
     ) async throws -> ServerProcess {
         let directory = try TemporaryDirectory()
         let process = try await ChildProcess.start(
-            try builtExecutable("voicemsg-server"),
+            try Tool.built("voicemsg-server"),
             arguments: ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", directory.file("data"),
                         "--workers", "\(workers)", "--poll-seconds", "0.2", "--log-level", "info"] + extra,
             environment: environment, logPath: directory.file("server.log"))

@@ -30,7 +30,7 @@ import TestSupport
             "--lease-seconds", "\(lease)", "--shutdown-grace-seconds", "\(grace)",
         ]
         return try await ChildProcess.start(
-            try builtExecutable("FaultyWorker"), arguments: arguments, logPath: directory.file("\(name).log"))
+            try Tool.built("FaultyWorker"), arguments: arguments, logPath: directory.file("\(name).log"))
     }
 
     /// Messages currently held by the process `pid` (worker ids embed the pid).

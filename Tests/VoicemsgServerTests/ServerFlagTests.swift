@@ -15,7 +15,7 @@ import TestSupport
     static func expectRefused(_ flags: [String], saying reason: String) async throws {
         let directory = try TemporaryDirectory()
         let server = try await ChildProcess.start(
-            try builtExecutable("voicemsg"),
+            try Tool.built("voicemsg"),
             arguments: ["serve", "--port", "0", "--data-dir", directory.file("data")] + flags,
             logPath: directory.file("server.log"))
         defer { Task { await server.stop() } }

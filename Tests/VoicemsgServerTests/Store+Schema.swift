@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PostgresNIO
+import TestSupport
 
 @testable import VoicemsgServer
 

@@ -13,9 +13,8 @@ import TestSupport
     static func speech(_ directory: TemporaryDirectory, _ text: String, _ name: String) throws -> String {
         let raw = directory.file("\(name)-raw.wav")
         let padded = directory.file("\(name).wav")
-        guard try run("espeak-ng", ["-w", raw, text]).status == 0,
-            try run("sox", [raw, padded, "pad", "0.3", "0.3"]).status == 0
-        else { throw TestFailure("espeak-ng or sox failed") }
+        try Tool.run("espeak-ng", ["-w", raw, text])
+        try Tool.run("sox", [raw, padded, "pad", "0.3", "0.3"])
         return padded
     }
 

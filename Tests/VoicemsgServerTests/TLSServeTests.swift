@@ -13,7 +13,7 @@ import TestSupport
     static func makeCertificate(in directory: TemporaryDirectory, name: String) throws -> (cert: String, key: String) {
         let cert = directory.file("\(name).pem")
         let key = directory.file("\(name)-key.pem")
-        try ExternalProcess.tool(
+        try Tool.run(
             "openssl",
             ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key, "-out", cert, "-days", "2",
              "-subj", "/CN=voicemsg test", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"])
@@ -21,14 +21,14 @@ import TestSupport
     }
 
     func curl(_ arguments: [String]) throws -> ProcessOutcome {
-        try ExternalProcess.tool("curl", ["--silent", "--show-error", "--max-time", "20"] + arguments, check: false, timeout: 30)
+        try Tool.run("curl", ["--silent", "--show-error", "--max-time", "20"] + arguments, check: false, timeout: 30)
     }
 
     @Test func servesTheRecordingPageOverHTTPS() async throws {
         let directory = try TemporaryDirectory()
         let (cert, key) = try Self.makeCertificate(in: directory, name: "server")
         let server = try await ChildProcess.start(
-            try builtExecutable("voicemsg-server"),
+            try Tool.built("voicemsg-server"),
             arguments: ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", directory.file("data"),
                         "--workers", "0", "--tls-cert", cert, "--tls-key", key],
             logPath: directory.file("server.log"))
@@ -82,11 +82,11 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let (cert, key) = try Self.makeCertificate(in: directory, name: "server")
         _ = try Self.makeCertificate(in: directory, name: "other")
-        let outcome = try ExternalProcess.run(
-            try builtExecutable("voicemsg-server"),
+        let outcome = try Tool.run(
+            try Tool.built("voicemsg-server"),
             ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", directory.file("data"), "--workers", "0"]
                 + arguments(cert, key, directory.path),
-            timeout: 120)
+            check: false, timeout: 120)
         let expected = words.replacingOccurrences(of: "DIR", with: directory.path)
             .replacingOccurrences(of: "CERT", with: cert).replacingOccurrences(of: "KEY", with: key)
         #expect(!outcome.timedOut, "\(what): the server started instead of refusing")

@@ -39,10 +39,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     /// Creates a new database on the test cluster, so each test starts empty.
     static func freshDatabase(in url: String) throws -> String {
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        let result = try run("psql", [url, "-v", "ON_ERROR_STOP=1", "-qc", "CREATE DATABASE \(name)"])
-        guard result.status == 0 else {
-            throw TestFailure("could not create a test database: \(result.output)")
-        }
+        try Tool.run("psql", [url, "-v", "ON_ERROR_STOP=1", "-qc", "CREATE DATABASE \(name)"])
         var components = URLComponents(string: url)!
         components.path = "/" + name
         return components.string!
@@ -130,14 +127,6 @@ let testLogger: Logger = {
     logger.logLevel = .warning
     return logger
 }()
-
-/// Runs a tool to completion (through the tests' shared `ExternalProcess`, with its watchdog)
-/// and returns its status and its output, stdout then stderr.
-@discardableResult
-func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-    let outcome = try ExternalProcess.tool(tool, arguments, check: false)
-    return (outcome.status, outcome.text + outcome.standardError)
-}
 
 /// Opens a fresh store on `backend` in a new temporary directory, runs `body` with the store and
 /// the directory, and closes the store before returning, whether `body` threw or not.

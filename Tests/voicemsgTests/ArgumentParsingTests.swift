@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Distances, paces and markers are parsed by ArgumentParser: a bad one is a usage error,
 /// exit 64, with the parser's reason and a usage line, before any file is read.
@@ -16,7 +17,7 @@ import Testing
     ])
     func simulateRefusesABadValueAsAUsageError(_ option: [String], _ reason: String) throws {
         // The message need not exist: the arguments are refused before anything is read.
-        let result = try CommandLine.voicemsg(["simulate", "--gpx", Self.gpx, "missing.opus"] + option)
+        let result = try Tool.voicemsg(["simulate", "--gpx", Self.gpx, "missing.opus"] + option)
         print("simulate \(option.joined(separator: " ")): exit \(result.status): \(result.errorLines.first ?? "")")
         #expect(!result.timedOut && !result.wasSignalled)
         #expect(result.status == 64, "a bad argument exits with EX_USAGE")
@@ -38,7 +39,7 @@ import Testing
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("out.opus").path
-        let result = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker", "5km"] + option)
+        let result = try Tool.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker", "5km"] + option)
         #expect(result.status == 64)
         #expect(result.errorLines.first == "Error: " + message, "\(result.standardError)")
         #expect(!FileManager.default.fileExists(atPath: output))
@@ -46,7 +47,7 @@ import Testing
 
     /// `--help` shows every default, and they are the library's.
     @Test func encodeHelpShowsEveryDefault() throws {
-        let help = try CommandLine.voicemsg(["encode", "--help"]).text
+        let help = try Tool.voicemsg(["encode", "--help"]).text
         let options = ["target-lufs", "true-peak", "max-gain", "bitrate", "complexity", "frame-ms", "pad-before",
                        "pad-after", "speech-threshold", "min-speech", "highpass", "format"]
         // One entry per option, its wrapped lines joined.

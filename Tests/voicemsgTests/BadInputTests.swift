@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Acceptance, bad input: each of these exits non-zero (3 when the only trouble is that there is
 /// no speech, 1 otherwise) with exactly one line on stderr naming the file and the reason,
@@ -67,7 +68,7 @@ import Testing
             try write(Array(whole.prefix(whole.count / 2)))
         case .truncatedFLAC:
             let flac = inputs.appendingPathComponent("whole.flac").path
-            try CommandLine.tool("sox", [try Fixtures.speechWAV(), flac])
+            try Tool.run("sox", [try Fixtures.speechWAV(), flac])
             let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: flac)))
             try FileManager.default.removeItem(atPath: flac)
             let truncated = inputs.appendingPathComponent("truncated.flac").path
@@ -90,11 +91,11 @@ import Testing
             try write(Fixtures.wav(format: 3, channels: 1, sampleRate: 16_000, bitsPerSample: 32,
                                    data: Fixtures.floatBytes((0..<32_000).map { $0.isMultiple(of: 2) ? .infinity : -.infinity })))
         case .twentyMinutes:
-            try CommandLine.tool("sox", ["-R", "-n", "-r", "8000", "-b", "16", "-c", "1", input, "synth", "1200", "pinknoise", "vol", "0.1"])
+            try Tool.run("sox", ["-R", "-n", "-r", "8000", "-b", "16", "-c", "1", input, "synth", "1200", "pinknoise", "vol", "0.1"])
         case .pureSilence:
-            try CommandLine.tool("sox", ["-n", "-r", "16000", "-b", "16", "-c", "1", input, "trim", "0", "5"])
+            try Tool.run("sox", ["-n", "-r", "16000", "-b", "16", "-c", "1", input, "trim", "0", "5"])
         case .pureNoise:
-            try CommandLine.tool("sox", ["-R", "-n", "-r", "16000", "-b", "16", "-c", "1", input, "synth", "5", "whitenoise", "vol", "0.3"])
+            try Tool.run("sox", ["-R", "-n", "-r", "16000", "-b", "16", "-c", "1", input, "synth", "5", "whitenoise", "vol", "0.3"])
         case .directory:
             try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: false)
         case .missingPath:
@@ -129,7 +130,7 @@ import Testing
         let prepared = try Self.prepare(testCase, inputs: inputs, outputs: outputs)
         let before = try Self.listing(outputs)
 
-        let result = try CommandLine.voicemsg(["encode", prepared.input, "-o", prepared.output, "--marker", "1km"])
+        let result = try Tool.voicemsg(["encode", prepared.input, "-o", prepared.output, "--marker", "1km"])
         print("\(testCase.rawValue): exit \(result.status): \(result.standardError.trimmingCharacters(in: .newlines))")
 
         #expect(!result.timedOut, "voicemsg did not finish within 60 s")
@@ -157,7 +158,7 @@ import Testing
         let bad = folder.appendingPathComponent("bad.wav").path
         try Data("RIFF, but not really".utf8).write(to: URL(fileURLWithPath: bad))
 
-        let result = try CommandLine.voicemsg(["encode", good, bad, "--output-dir", outputs.path, "--marker", "halfway"])
+        let result = try Tool.voicemsg(["encode", good, bad, "--output-dir", outputs.path, "--marker", "halfway"])
         #expect(!result.timedOut && !result.wasSignalled)
         #expect(result.status == 1)
         #expect(result.errorLines.count == 1 && result.errorLines.first?.hasPrefix(bad + ": ") == true,

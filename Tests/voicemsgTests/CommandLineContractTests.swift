@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// What docs/cli.md promises about the command line, each promise run through the built
 /// `voicemsg` as a user would, with ffmpeg judging any property of the audio.
@@ -12,10 +13,10 @@ import Testing
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let halfway = folder.appendingPathComponent("halfway.opus").path
-        let encode = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", halfway, "--marker", "halfway"])
+        let encode = try Tool.voicemsg(["encode", try Fixtures.speechWAV(), "-o", halfway, "--marker", "halfway"])
         try #require(encode.status == 0, "\(encode.standardError)")
 
-        let refused = try CommandLine.voicemsg(["simulate", "--gpx", Self.track, halfway])
+        let refused = try Tool.voicemsg(["simulate", "--gpx", Self.track, halfway])
         #expect(refused.status == 64, "a relative marker without a plan is a usage error: \(refused.standardError)")
         #expect(refused.errorLines.count == 1, "one line: \(refused.standardError)")
         let line = try #require(refused.errorLines.first)
@@ -23,14 +24,14 @@ import Testing
         #expect(refused.standardOutput.isEmpty, "no table for a run that was not simulated")
 
         // With the plan, the same message is placed at half of it.
-        let planned = try CommandLine.voicemsg(["simulate", "--gpx", Self.track, halfway, "--planned-distance", "12km", "--json"])
+        let planned = try Tool.voicemsg(["simulate", "--gpx", Self.track, halfway, "--planned-distance", "12km", "--json"])
         try #require(planned.status == 0, "\(planned.standardError)")
         let json = try #require(try JSONSerialization.jsonObject(with: planned.standardOutput) as? [String: Any])
         let plays = try #require(json["plays"] as? [[String: Any]])
         #expect(plays.first?["markerMeters"] as? Double == 6_000)
 
         // And --help documents no fallback to the track's length.
-        let help = try CommandLine.voicemsg(["simulate", "--help"]).text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let help = try Tool.voicemsg(["simulate", "--help"]).text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(!help.contains("default: the track's length") && !help.contains("tracked length is the plan"), "\(help)")
         #expect(help.contains("needed by relative markers") && help.contains("refused without it (exit 64)"), "\(help)")
     }
@@ -47,9 +48,9 @@ import Testing
             let zeros = [UInt8](repeating: 0, count: 48_000 * 2 * 2)
             try Data(Fixtures.wav(channels: 1, sampleRate: 48_000, bitsPerSample: 16, data: zeros)).write(to: URL(fileURLWithPath: path))
         } else {
-            try CommandLine.tool("sox", [try Fixtures.speechWAV(), path, "gain", "-n", "-60"])
+            try Tool.run("sox", [try Fixtures.speechWAV(), path, "gain", "-n", "-60"])
         }
-        let result = try CommandLine.voicemsg(["inspect", "--json", path])
+        let result = try Tool.voicemsg(["inspect", "--json", path])
         try #require(result.status == 0, "\(result.standardError)")
         let json = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
         let loudness = try #require(json["integratedLoudness"], "\(kind): no integratedLoudness key")
@@ -77,12 +78,12 @@ import Testing
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let good = folder.appendingPathComponent("good.opus").path
-        let encode = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", good, "--marker", "5km"])
+        let encode = try Tool.voicemsg(["encode", try Fixtures.speechWAV(), "-o", good, "--marker", "5km"])
         try #require(encode.status == 0, "\(encode.standardError)")
         let bad = folder.appendingPathComponent("bad.wav").path
         try Data("not audio at all".utf8).write(to: URL(fileURLWithPath: bad))
 
-        let result = try CommandLine.voicemsg(["inspect", "--json", bad, good])
+        let result = try Tool.voicemsg(["inspect", "--json", bad, good])
         #expect(result.status == 1, "one input failed")
         let array = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [[String: Any]],
                                  "several inputs give an array: \(result.text)")
@@ -96,8 +97,8 @@ import Testing
         #expect(array[1]["durationSeconds"] as? Double != nil)
 
         // encode's shape for the same pair: an array, the failure as an error object.
-        let encodeBoth = try CommandLine.voicemsg(["encode", bad, try Fixtures.speechWAV(), "--output-dir", folder.path,
-                                                   "--marker", "5km", "--json"])
+        let encodeBoth = try Tool.voicemsg(["encode", bad, try Fixtures.speechWAV(), "--output-dir", folder.path,
+                                            "--marker", "5km", "--json"])
         let encoded = try #require(try JSONSerialization.jsonObject(with: encodeBoth.standardOutput) as? [[String: Any]])
         #expect(Set(encoded[0].keys) == ["input", "error", "errorCode"])
         #expect(Set(array[0].keys) == ["file", "error", "errorCode"])
@@ -121,7 +122,7 @@ import Testing
         let resolved = arguments.map {
             $0 == "IN" ? input : $0.hasPrefix("OUT.") ? folder.appendingPathComponent($0).path : $0
         }
-        let result = try CommandLine.voicemsg(resolved)
+        let result = try Tool.voicemsg(resolved)
         #expect(result.status == 64, "\(arguments.joined(separator: " ")): \(result.standardError)")
         let first = try #require(result.errorLines.first)
         #expect(first.hasPrefix("Error: ") && first.contains(option), "the line names \(option): \(first)")
@@ -137,7 +138,7 @@ import Testing
         let input = InspectRecordedLoudnessTests.samples.appendingPathComponent("05-hot-finish-1km.wav").path
         for bitrate in ["6", "24"] {
             let output = folder.appendingPathComponent("t\(bitrate).opus").path
-            let result = try CommandLine.voicemsg(["encode", input, "-o", output, "--marker", "5km", "--bitrate", bitrate, "--json"])
+            let result = try Tool.voicemsg(["encode", input, "-o", output, "--marker", "5km", "--bitrate", bitrate, "--json"])
             // Documented: the file is written and the run exits 0, with the warning.
             try #require(result.status == 0, "\(result.standardError)")
             let json = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])

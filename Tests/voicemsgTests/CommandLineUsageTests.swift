@@ -11,8 +11,8 @@ import TestSupport
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out/nested").path + "/"
-        let result = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), try Fixtures.speechWAV(lead: 1, tail: 1),
-                                               "--output-dir", out, "--marker", "5km"])
+        let result = try Tool.voicemsg(["encode", try Fixtures.speechWAV(), try Fixtures.speechWAV(lead: 1, tail: 1),
+                                        "--output-dir", out, "--marker", "5km"])
         #expect(result.status == 0, "\(result.standardError)")
         let written = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
         #expect(written == ["speech-0.5-1.0.opus", "speech-1.0-1.0.opus"])
@@ -36,8 +36,8 @@ import TestSupport
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent(name).path
-        let result = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker", "5km"]
-                                              + (format.map { ["--format", $0] } ?? []))
+        let result = try Tool.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker", "5km"]
+                                       + (format.map { ["--format", $0] } ?? []))
         try #require(result.status == 0, "\(result.standardError)")
         #expect(try FFprobe.containerAndCodec(output) == expected, "-o \(name) --format \(format ?? "-")")
     }
@@ -79,7 +79,7 @@ import TestSupport
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent(name).path
-        let result = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker", "5km", "--format", format])
+        let result = try Tool.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker", "5km", "--format", format])
         #expect(result.status == 64)
         let first = try #require(result.errorLines.first)
         #expect(first.hasPrefix("Error: -o \(output)") && first.contains("--format \(format)"), "\(first)")
@@ -105,12 +105,12 @@ import TestSupport
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("out.opus").path
-        let spaced = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker", "5km"] + option)
+        let spaced = try Tool.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker", "5km"] + option)
         #expect(spaced.status == 64)
         #expect(spaced.errorLines.first == message, "\(option.joined(separator: " ")): \(spaced.standardError)")
         // "--option=-3" is the same value, and meets the same check.
-        let joined = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker", "5km",
-                                               option.joined(separator: "=")])
+        let joined = try Tool.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker", "5km",
+                                        option.joined(separator: "=")])
         #expect(joined.status == 64)
         #expect(joined.errorLines.first == message, "\(option.joined(separator: "=")): \(joined.standardError)")
         #expect(!FileManager.default.fileExists(atPath: output))
@@ -122,8 +122,8 @@ import TestSupport
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("out.opus").path
-        let result = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker", "5km",
-                                               "--target-lufs", "-20", "--true-peak", "-3", "--json"])
+        let result = try Tool.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker", "5km",
+                                        "--target-lufs", "-20", "--true-peak", "-3", "--json"])
         try #require(result.status == 0, "\(result.standardError)")
         // ffmpeg judges that the values took effect.
         let judge = try FFmpegLevels.measure(output)
@@ -137,10 +137,10 @@ import TestSupport
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let finish = folder.appendingPathComponent("finish.opus").path
-        let encode = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", finish, "--marker", "finish"])
+        let encode = try Tool.voicemsg(["encode", try Fixtures.speechWAV(), "-o", finish, "--marker", "finish"])
         try #require(encode.status == 0, "\(encode.standardError)")
         // The track is about 12.2 km; a 15 km plan puts the finish where the run never gets.
-        let result = try CommandLine.voicemsg(["simulate", "--gpx", CommandLineContractTests.track, finish, "--planned-distance", "15km", "--json"])
+        let result = try Tool.voicemsg(["simulate", "--gpx", CommandLineContractTests.track, finish, "--planned-distance", "15km", "--json"])
         try #require(result.status == 0, "\(result.standardError)")
         let json = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
         let ran = try #require(json["distanceMeters"] as? Double)
@@ -149,7 +149,7 @@ import TestSupport
         let path = try #require(json["pathDistanceMeters"] as? Double)
         #expect(path > ran && path < ran * 1.06, "points \(path) m, tracker \(ran) m")
 
-        let table = try CommandLine.voicemsg(["simulate", "--gpx", CommandLineContractTests.track, finish, "--planned-distance", "15km"]).text
+        let table = try Tool.voicemsg(["simulate", "--gpx", CommandLineContractTests.track, finish, "--planned-distance", "15km"]).text
         print(table)
         let lines = table.split(separator: "\n").map(String.init)
         let row = try #require(lines.first { $0.hasPrefix("finish.opus") })
@@ -162,7 +162,7 @@ import TestSupport
     /// `voicemsg serve --help` names the command the user typed ("USAGE: voicemsg serve", not
     /// voicemsg-server's), and --host says that the default takes connections on every interface.
     @Test func serveHelpNamesTheCommandAndTheHost() throws {
-        let help = try CommandLine.voicemsg(["serve", "--help"])
+        let help = try Tool.voicemsg(["serve", "--help"])
         #expect(help.status == 0)
         let text = help.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(text.contains("USAGE: voicemsg serve"), "\(help.text)")
@@ -176,7 +176,7 @@ import TestSupport
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let process = try await ChildProcess.start(
-            CommandLine.executable,
+            try Tool.built("voicemsg"),
             arguments: ["serve", "--host", "127.0.0.1", "--port", "0", "--workers", "1",
                         "--data-dir", folder.appendingPathComponent("data").path],
             logPath: folder.appendingPathComponent("serve.log").path)

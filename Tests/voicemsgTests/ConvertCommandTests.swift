@@ -8,21 +8,21 @@ import TestSupport
 @Suite struct ConvertCommandTests {
     /// Packet sizes in order (ffprobe adds a comma to a packet that carries side data).
     static func packetSizes(_ path: String) throws -> [Int] {
-        try CommandLine.tool("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries", "packet=size",
-                                         "-of", "csv=p=0", path]).text.split(separator: "\n").compactMap { $0.split(separator: ",").first.flatMap { Int($0) } }
+        try Tool.run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries", "packet=size",
+                                 "-of", "csv=p=0", path]).text.split(separator: "\n").compactMap { $0.split(separator: ",").first.flatMap { Int($0) } }
     }
 
     @Test func oggToCAFAndBackKeepsEveryPacketAndSample() throws {
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        let encoded = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", path("mum.opus"), "--marker", "5km"])
+        let encoded = try Tool.voicemsg(["encode", try Fixtures.speechWAV(), "-o", path("mum.opus"), "--marker", "5km"])
         try #require(encoded.status == 0, "\(encoded.standardError)")
 
-        let toCAF = try CommandLine.voicemsg(["convert", path("mum.opus"), path("mum.caf")])
+        let toCAF = try Tool.voicemsg(["convert", path("mum.opus"), path("mum.caf")])
         #expect(toCAF.status == 0, "\(toCAF.standardError)")
         #expect(try FFprobe.containerAndCodec(path("mum.caf")) == "caf opus")
-        let back = try CommandLine.voicemsg(["convert", path("mum.caf"), path("back.opus")])
+        let back = try Tool.voicemsg(["convert", path("mum.caf"), path("back.opus")])
         #expect(back.status == 0, "\(back.standardError)")
         #expect(try FFprobe.containerAndCodec(path("back.opus")) == "ogg opus")
 
@@ -38,7 +38,7 @@ import TestSupport
         let heard = try ReferenceTools.samples(decodedBy: "opusdec", path("mum.opus"))
         #expect(try ReferenceTools.samples(decodedBy: "opusdec", path("back.opus")) == heard)
         let fromCAF = try ReferenceTools.samples(decodedBy: "ffmpeg", path("mum.caf"))
-        let info = try CommandLine.tool("opusinfo", [path("mum.opus")]).text
+        let info = try Tool.run("opusinfo", [path("mum.opus")]).text
         let preSkipLine = try #require(info.split(separator: "\n").first { $0.contains("Pre-skip:") }, "\(info)")
         let preSkip = try #require(preSkipLine.split(separator: " ").last.flatMap { Int($0) }, "\(preSkipLine)")
         let aligned = Array(fromCAF.dropFirst(preSkip).prefix(heard.count))
@@ -54,10 +54,10 @@ import TestSupport
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        let encoded = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", path("mum.opus"), "--marker", "5km", "--sender", "Mum"])
+        let encoded = try Tool.voicemsg(["encode", try Fixtures.speechWAV(), "-o", path("mum.opus"), "--marker", "5km", "--sender", "Mum"])
         try #require(encoded.status == 0, "\(encoded.standardError)")
 
-        let toWebM = try CommandLine.voicemsg(["convert", "--json", path("mum.opus"), path("mum.webm")])
+        let toWebM = try Tool.voicemsg(["convert", "--json", path("mum.opus"), path("mum.webm")])
         #expect(toWebM.status == 0, "\(toWebM.standardError)")
         #expect(toWebM.text.replacingOccurrences(of: " ", with: "").contains("\"to\":\"webm\""), "\(toWebM.text)")
         #expect(try FFprobe.containerAndCodec(path("mum.webm")) == "matroska,webm opus")
@@ -70,17 +70,17 @@ import TestSupport
         try #require(fromWebM.count == heard.count, "ffmpeg decoded \(fromWebM.count) samples of the WebM, opusdec \(heard.count) of the Ogg")
         let difference = zip(fromWebM, heard).map { abs($0 - $1) }.max() ?? .infinity
         #expect(difference < 1e-3, "WebM through ffmpeg and Ogg through opusdec differ by \(difference)")
-        let tags = try CommandLine.tool("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "default=noprint_wrappers=1", path("mum.webm")]).text
+        let tags = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "default=noprint_wrappers=1", path("mum.webm")]).text
         #expect(tags.contains("TAG:DISTANCE_MARKER=5000m") && tags.contains("TAG:SENDER=Mum") && tags.contains("TAG:ARTIST=Mum"), "\(tags)")
 
         for arguments in [["-o", path("named.webm")], ["--format", "webm", "-o", path("chosen.webm")]] {
-            let result = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "--marker", "5km", "--json"] + arguments)
+            let result = try Tool.voicemsg(["encode", try Fixtures.speechWAV(), "--marker", "5km", "--json"] + arguments)
             #expect(result.status == 0, "\(result.standardError)")
             #expect(result.text.replacingOccurrences(of: " ", with: "").contains("\"container\":\"webm\""), "\(result.text)")
             #expect(try FFprobe.containerAndCodec(arguments.last!) == "matroska,webm opus")
         }
         // A WebM goes out, not back in: rewrapping it again is refused in one line.
-        let back = try CommandLine.voicemsg(["convert", path("mum.webm"), path("back.opus")])
+        let back = try Tool.voicemsg(["convert", path("mum.webm"), path("back.opus")])
         #expect(back.status == 1)
         #expect(back.errorLines.count == 1 && back.standardError.contains("WebM"), "\(back.standardError)")
         #expect(!FileManager.default.fileExists(atPath: path("back.opus")))
@@ -91,7 +91,7 @@ import TestSupport
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("x.caf").path
-        let result = try CommandLine.voicemsg(["convert", try Fixtures.speechWAV(), output])
+        let result = try Tool.voicemsg(["convert", try Fixtures.speechWAV(), output])
         #expect(result.status == 1)
         #expect(result.errorLines.count == 1, "\(result.standardError)")
         #expect(!FileManager.default.fileExists(atPath: output))

@@ -14,23 +14,23 @@ import TestSupport
         let clean = folder.appendingPathComponent("clean.wav").path
         let noise = folder.appendingPathComponent("noise.wav").path
         let noisy = folder.appendingPathComponent("noisy.wav").path
-        try CommandLine.tool("espeak-ng", ["-w", raw, text])
+        try Tool.run("espeak-ng", ["-w", raw, text])
         // espeak-ng's speech at a -26 dBFS RMS level, with its own silences cut first.
-        try CommandLine.tool("sox", ["-R", raw, "-r", "48000", "-b", "16", clean,
-                                     "silence", "1", "0.01", "-60d", "reverse", "silence", "1", "0.01", "-60d", "reverse",
-                                     "norm", "-12", "pad", "\(lead)", "\(tail)"])
-        let seconds = try #require(Double(try CommandLine.tool("soxi", ["-D", clean]).text.trimmingCharacters(in: .whitespacesAndNewlines)))
-        try CommandLine.tool("sox", ["-R", "-n", "-r", "48000", "-b", "16", noise, "synth", "\(seconds)", "pinknoise",
-                                     "gain", "\(-14 - snr)"])
-        try CommandLine.tool("sox", ["-R", "-m", clean, noise, noisy])
+        try Tool.run("sox", ["-R", raw, "-r", "48000", "-b", "16", clean,
+                             "silence", "1", "0.01", "-60d", "reverse", "silence", "1", "0.01", "-60d", "reverse",
+                             "norm", "-12", "pad", "\(lead)", "\(tail)"])
+        let seconds = try #require(Double(try Tool.run("soxi", ["-D", clean]).text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        try Tool.run("sox", ["-R", "-n", "-r", "48000", "-b", "16", noise, "synth", "\(seconds)", "pinknoise",
+                             "gain", "\(-14 - snr)"])
+        try Tool.run("sox", ["-R", "-m", clean, noise, noisy])
         return (noisy, clean)
     }
 
     /// `astats` on a file: the overall RMS level and the noise floor (the quietest 50 ms), dBFS.
     static func levels(_ path: String) throws -> (rms: Double, floor: Double) {
-        let output = try CommandLine.tool("ffmpeg", ["-nostdin", "-hide_banner", "-i", path, "-af",
-                                                     "astats=measure_perchannel=none:measure_overall=RMS_level+Noise_floor",
-                                                     "-f", "null", "-"]).standardError
+        let output = try Tool.run("ffmpeg", ["-nostdin", "-hide_banner", "-i", path, "-af",
+                                             "astats=measure_perchannel=none:measure_overall=RMS_level+Noise_floor",
+                                             "-f", "null", "-"]).standardError
         func value(_ label: String) throws -> Double {
             let line = output.split(separator: "\n").last { $0.contains(label) }
             return try #require(line.flatMap { Double($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) },
@@ -41,8 +41,8 @@ import TestSupport
 
     /// Where `silencedetect` hears sound begin and end, in seconds.
     static func soundSpan(_ path: String, threshold: String = "-45dB") throws -> (start: Double, end: Double) {
-        let output = try CommandLine.tool("ffmpeg", ["-nostdin", "-hide_banner", "-i", path, "-af",
-                                                     "silencedetect=noise=\(threshold):d=0.1", "-f", "null", "-"]).standardError
+        let output = try Tool.run("ffmpeg", ["-nostdin", "-hide_banner", "-i", path, "-af",
+                                             "silencedetect=noise=\(threshold):d=0.1", "-f", "null", "-"]).standardError
         func values(_ label: String) -> [Double] {
             output.components(separatedBy: label).dropFirst().compactMap { Double($0.prefix { "0123456789.-".contains($0) }) }
         }
@@ -53,8 +53,8 @@ import TestSupport
 
     static func encode(_ input: String, _ output: String, _ extra: [String] = [],
                        environment: [String: String] = [:]) throws -> [String: Any] {
-        let result = try CommandLine.voicemsg(["encode", input, "-o", output, "--marker", "5km", "--json"] + extra,
-                                              timeout: 120, environment: environment)
+        let result = try Tool.voicemsg(["encode", input, "-o", output, "--marker", "5km", "--json"] + extra,
+                                       timeout: 120, environment: environment)
         try #require(result.status == 0, "\(result.standardError)")
         let json = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
         return try #require(json["report"] as? [String: Any])
@@ -98,16 +98,16 @@ import TestSupport
         var voices: [String] = []
         for (index, (voice, text)) in talkers.enumerated() {
             let path = folder.appendingPathComponent("talker\(index).wav").path
-            try CommandLine.tool("espeak-ng", ["-v", voice, "-s", "190", "-w", path, text + " " + text])
+            try Tool.run("espeak-ng", ["-v", voice, "-s", "190", "-w", path, text + " " + text])
             let shaped = folder.appendingPathComponent("talker\(index)-48k.wav").path
-            try CommandLine.tool("sox", [path, "-r", "48000", "-b", "16", shaped, "norm", "-20"])
+            try Tool.run("sox", [path, "-r", "48000", "-b", "16", shaped, "norm", "-20"])
             voices.append(shaped)
         }
         let babble = folder.appendingPathComponent("babble.wav").path
-        try CommandLine.tool("sox", ["-m"] + voices + [babble, "norm", "-19"])
+        try Tool.run("sox", ["-m"] + voices + [babble, "norm", "-19"])
         let noisy = folder.appendingPathComponent("in-babble.wav").path
-        try CommandLine.tool("sox", ["-m", clean, babble, noisy, "trim", "0",
-                                     try CommandLine.tool("soxi", ["-D", clean]).text.trimmingCharacters(in: .whitespacesAndNewlines)])
+        try Tool.run("sox", ["-m", clean, babble, noisy, "trim", "0",
+                                     try Tool.run("soxi", ["-D", clean]).text.trimmingCharacters(in: .whitespacesAndNewlines)])
 
         let report = try Self.encode(noisy, folder.appendingPathComponent("babble.opus").path)
         let denoise = try #require(report["denoise"] as? [String: Any])
@@ -165,9 +165,9 @@ import TestSupport
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let noise = folder.appendingPathComponent("noise.wav").path
-        try CommandLine.tool("sox", ["-R", "-n", "-r", "48000", "-b", "16", noise, "synth", "4", "pinknoise", "gain", "-20"])
-        let result = try CommandLine.voicemsg(["encode", noise, "-o", folder.appendingPathComponent("out.opus").path,
-                                               "--marker", "5km"])
+        try Tool.run("sox", ["-R", "-n", "-r", "48000", "-b", "16", noise, "synth", "4", "pinknoise", "gain", "-20"])
+        let result = try Tool.voicemsg(["encode", noise, "-o", folder.appendingPathComponent("out.opus").path,
+                                        "--marker", "5km"])
         #expect(result.status == 3)
         #expect(result.standardError.contains("no speech found"))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.opus").path))
@@ -183,8 +183,8 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         let environment = ["VOICEMSG_DEEPFILTERNET_DIR": empty]
 
-        let result = try CommandLine.voicemsg(["encode", noisy, second, "--output-dir", folder.appendingPathComponent("out").path,
-                                               "--marker", "5km", "--json"], timeout: 120, environment: environment)
+        let result = try Tool.voicemsg(["encode", noisy, second, "--output-dir", folder.appendingPathComponent("out").path,
+                                        "--marker", "5km", "--json"], timeout: 120, environment: environment)
         try #require(result.status == 0, "\(result.standardError)")
         let notes = result.errorLines.filter { $0.hasPrefix("note:") }
         #expect(notes.count == 1, "\(result.standardError)")
@@ -197,8 +197,8 @@ import TestSupport
         }
 
         // Asked for by name, a missing engine is an error, said once, before any work.
-        let named = try CommandLine.voicemsg(["encode", noisy, "-o", folder.appendingPathComponent("named.opus").path,
-                                              "--marker", "5km", "--denoise", "deepfilternet"], environment: environment)
+        let named = try Tool.voicemsg(["encode", noisy, "-o", folder.appendingPathComponent("named.opus").path,
+                                       "--marker", "5km", "--denoise", "deepfilternet"], environment: environment)
         #expect(named.status == 1)
         #expect(named.errorLines.count == 1 && named.errorLines[0].hasPrefix("--denoise deepfilternet:"), "\(named.standardError)")
     }

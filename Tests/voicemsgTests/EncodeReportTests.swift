@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `encode --json` reports the file as written: its container, and the size the container
 /// gave it, which is the size on disk.
@@ -8,8 +9,8 @@ import Testing
     func theReportGivesTheFilesContainerAndSize(_ format: String, _ pathExtension: String) throws {
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "--output-dir", folder.path,
-                                               "--format", format, "--marker", "5km", "--json"])
+        let result = try Tool.voicemsg(["encode", try Fixtures.speechWAV(), "--output-dir", folder.path,
+                                        "--format", format, "--marker", "5km", "--json"])
         try #require(result.status == 0, "\(result.standardError)")
         let json = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
         let output = try #require((json["report"] as? [String: Any])?["output"] as? [String: Any])

@@ -16,8 +16,8 @@ enum Fixtures {
             if let path = made[key] { return path }
             let raw = folder.appendingPathComponent("espeak-\(key).wav").path
             let path = folder.appendingPathComponent("speech-\(key).wav").path
-            try CommandLine.tool("espeak-ng", ["-w", raw, "Keep going Sam, you are doing great!"])
-            try CommandLine.tool("sox", [raw, "-b", "16", path, "pad", "\(lead)", "\(tail)"])
+            try Tool.run("espeak-ng", ["-w", raw, "Keep going Sam, you are doing great!"])
+            try Tool.run("sox", [raw, "-b", "16", path, "pad", "\(lead)", "\(tail)"])
             made[key] = path
             return path
         }

@@ -34,7 +34,7 @@ import TestSupport
     /// Speech as an M4A with its `moov` first, as phones write it.
     static func m4a(in folder: URL) throws -> [UInt8] {
         let path = folder.appendingPathComponent("speech.m4a").path
-        try CommandLine.tool("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", try Fixtures.speechWAV(),
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", try Fixtures.speechWAV(),
                                         "-c:a", "aac", "-b:a", "64k", "-movflags", "+faststart", path])
         defer { try? FileManager.default.removeItem(atPath: path) }
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -76,7 +76,7 @@ import TestSupport
             }
         case .webMElementOfFourGiB:
             let webm = folder.appendingPathComponent("speech.webm").path
-            try CommandLine.tool("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", try Fixtures.speechWAV(),
+            try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", try Fixtures.speechWAV(),
                                             "-c:a", "libopus", "-b:a", "32k", "-f", "webm", webm])
             bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: webm)))
             // The first SimpleBlock (0xA3) of the first Cluster claims 4 GiB.
@@ -86,7 +86,7 @@ import TestSupport
             bytes.replaceSubrange((block + 1)..<(block + 1 + lengthOfSize), with: [0x01, 0, 0, 0x01, 0, 0, 0, 0])
         case .smallFileOfTwoHours:
             // Near-silence in AMR-NB with DTX: one byte per 20 ms, and no length in the header.
-            try CommandLine.tool("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
+            try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
                                             "anoisesrc=a=0.0005:c=pink:r=8000", "-t", "7200", "-c:a", "libopencore_amrnb",
                                             "-dtx", "1", "-b:a", "4.75k", path])
             bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -108,9 +108,10 @@ import TestSupport
         // GNU time reports voicemsg's own peak RSS; the child's is capped by its RLIMIT_AS.
         let time = "/usr/bin/time"
         try #require(FileManager.default.isExecutableFile(atPath: time), "GNU time is missing (make setup installs it)")
-        let result = try ExternalProcess.run(
-            time, ["-f", "%M", "-o", rss, CommandLine.executable, "encode", input,
+        let result = try Tool.run(
+            time, ["-f", "%M", "-o", rss, try Tool.built("voicemsg"), "encode", input,
                    "-o", outputs.appendingPathComponent("out.opus").path, "--marker", "1km"],
+            check: false,
             // A debug build spends many seconds of CPU on the two-hour file's first ten
             // minutes, and a test run that shares two cores with everything else stretches that.
             timeout: 300)
@@ -141,9 +142,9 @@ import TestSupport
         let wav = folder.appendingPathComponent("first.wav").path
         try FileManager.default.copyItem(atPath: try Fixtures.speechWAV(), toPath: wav)
         let webm = folder.appendingPathComponent("third.webm").path
-        try CommandLine.tool("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", wav, "-c:a", "libopus", "-f", "webm", webm])
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", wav, "-c:a", "libopus", "-f", "webm", webm])
 
-        let result = try CommandLine.voicemsg(["encode", wav, hostile, webm, "--output-dir", outputs.path, "--marker", "2km"])
+        let result = try Tool.voicemsg(["encode", wav, hostile, webm, "--output-dir", outputs.path, "--marker", "2km"])
         #expect(!result.timedOut && !result.wasSignalled)
         #expect(result.status == 1)
         #expect(result.errorLines.count == 1 && result.errorLines.first?.hasPrefix(hostile + ": ") == true,

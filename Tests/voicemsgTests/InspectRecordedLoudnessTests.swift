@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `inspect` on the bundled phone and browser recordings reports the loudness ffmpeg's
 /// ebur128 filter measures. A browser's WebM declares no length, and inspect once took that
@@ -14,7 +15,7 @@ import Testing
     @Test(arguments: ["07-halfway-iphone.m4a", "08-five-km-chrome.webm"])
     func loudnessAgreesWithFFmpeg(_ name: String) throws {
         let path = Self.samples.appendingPathComponent(name).path
-        let result = try CommandLine.voicemsg(["inspect", path, "--json"])
+        let result = try Tool.voicemsg(["inspect", path, "--json"])
         try #require(result.status == 0, "\(result.standardError)")
         let json = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
         let ours = try #require(json["integratedLoudness"] as? Double, "inspect measured no loudness for \(name)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Acceptance, `inspect --json`: on an encoded message it gives the contract keys with the values
 /// ffmpeg would agree with; on a WAV it gives the speech span `encode` keeps.
@@ -8,11 +9,11 @@ import Testing
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("message.opus").path
-        let encode = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output,
-                                               "--marker", "finish-1km", "--sender", "Grandma Ünal", "--json"])
+        let encode = try Tool.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output,
+                                        "--marker", "finish-1km", "--sender", "Grandma Ünal", "--json"])
         try #require(encode.status == 0, "\(encode.standardError)")
 
-        let result = try CommandLine.voicemsg(["inspect", output, "--json"])
+        let result = try Tool.voicemsg(["inspect", output, "--json"])
         try #require(result.status == 0, "\(result.standardError)")
         let json = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any],
                                 "inspect --json on one file prints one object")
@@ -33,7 +34,7 @@ import Testing
         #expect(tags.keys.allSatisfy { $0 == $0.uppercased() })
 
         // The duration is the exact sample count, as ffmpeg decodes it.
-        let raw = try CommandLine.tool("ffmpeg", ["-nostdin", "-v", "error", "-i", output, "-f", "s16le", "-ac", "1", "-"])
+        let raw = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", output, "-f", "s16le", "-ac", "1", "-"])
         #expect(abs(duration - Double(raw.standardOutput.count / 2) / 48_000) < 1e-9)
         // And the encoder's report agrees about the length.
         // One input: one object.
@@ -46,7 +47,7 @@ import Testing
     @Test func recordingShowsTheSpeechSpan() throws {
         // espeak-ng's speech after 1.5 s of silence, then 2 s of silence.
         let input = try Fixtures.speechWAV(lead: 1.5, tail: 2.0)
-        let result = try CommandLine.voicemsg(["inspect", input, "--json"])
+        let result = try Tool.voicemsg(["inspect", input, "--json"])
         try #require(result.status == 0, "\(result.standardError)")
         let json = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
         let duration = try #require(json["durationSeconds"] as? Double)
@@ -71,8 +72,8 @@ import Testing
         // encode keeps the same span.
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let encode = try CommandLine.voicemsg(["encode", input, "-o", folder.appendingPathComponent("m.opus").path,
-                                               "--marker", "halfway", "--json"])
+        let encode = try Tool.voicemsg(["encode", input, "-o", folder.appendingPathComponent("m.opus").path,
+                                        "--marker", "halfway", "--json"])
         try #require(encode.status == 0, "\(encode.standardError)")
         let report = try #require(try JSONSerialization.jsonObject(with: encode.standardOutput) as? [String: Any])
         let encoded = try #require((report["report"] as? [String: Any])?["speech"] as? [String: Any])
@@ -82,8 +83,8 @@ import Testing
 
     /// Where ffmpeg's silencedetect finds the first silence ending and the last one starting.
     static func speechSpanBySilencedetect(_ path: String) throws -> (start: Double, end: Double) {
-        let result = try CommandLine.tool("ffmpeg", ["-nostdin", "-hide_banner", "-nostats", "-i", path,
-                                                     "-af", "silencedetect=noise=-50dB:d=0.2", "-f", "null", "-"])
+        let result = try Tool.run("ffmpeg", ["-nostdin", "-hide_banner", "-nostats", "-i", path,
+                                             "-af", "silencedetect=noise=-50dB:d=0.2", "-f", "null", "-"])
         func times(_ label: String) -> [Double] {
             result.standardError.components(separatedBy: label + ": ").dropFirst()
                 .compactMap { Double($0.prefix { $0.isNumber || $0 == "." }) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Acceptance, markers through the CLI: nonsense is refused before any work, with a message that
 /// quotes the marker and says what is wrong, and no output appears.
@@ -10,7 +11,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("out.opus").path
         // `--marker=` so that "-5km" is not taken for an option.
-        let result = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker=\(marker)"])
+        let result = try Tool.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker=\(marker)"])
         print("--marker '\(marker)': exit \(result.status): \(result.errorLines.first ?? "")")
         #expect(!result.timedOut && !result.wasSignalled)
         #expect(result.status == 64, "a bad argument exits with EX_USAGE")
@@ -25,10 +26,10 @@ import Testing
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("out.opus").path
-        let result = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker", marker])
+        let result = try Tool.voicemsg(["encode", try Fixtures.speechWAV(), "-o", output, "--marker", marker])
         #expect(result.status == 0, "\(result.standardError)")
-        let probe = try CommandLine.tool("ffprobe", ["-v", "error", "-show_entries", "stream_tags=DISTANCE_MARKER",
-                                                     "-of", "default=noprint_wrappers=1:nokey=1", output])
+        let probe = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "stream_tags=DISTANCE_MARKER",
+                                             "-of", "default=noprint_wrappers=1:nokey=1", output])
         #expect(String(decoding: probe.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == canonical)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// No C library writes to the CLI's stderr: damaged MP3s make libmpg123 print "Note: Illegal
 /// Audio-MPEG-Header", "Trying to resync" and an ID3 warning when it decodes them in-process.
@@ -9,8 +10,8 @@ import Testing
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        try CommandLine.tool("ffmpeg", ["-nostdin", "-v", "error", "-i", try Fixtures.speechWAV(), "-c:a", "libmp3lame",
-                                        "-b:a", "64k", path("speech.mp3")])
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", try Fixtures.speechWAV(), "-c:a", "libmp3lame",
+                                "-b:a", "64k", path("speech.mp3")])
         let whole = try Data(contentsOf: URL(fileURLWithPath: path("speech.mp3")))
         var generator = SystemRandomNumberGenerator()
         // Cut mid-frame; an ID3 header that claims nothing, then noise; and MP3 frames with a
@@ -23,7 +24,7 @@ import Testing
         for (name, bytes) in damaged {
             try bytes.write(to: URL(fileURLWithPath: path(name)))
             for command in [["inspect", path(name)], ["encode", path(name), "-o", path(name + ".opus"), "--marker", "1km"]] {
-                let result = try CommandLine.voicemsg(command)
+                let result = try Tool.voicemsg(command)
                 let lines = result.standardError.split(separator: "\n", omittingEmptySubsequences: true)
                 #expect(lines.allSatisfy { $0.hasPrefix(path(name)) },
                         "\(command[0]) \(name) (exit \(result.status)) wrote lines that are not voicemsg's:\n\(result.standardError)")

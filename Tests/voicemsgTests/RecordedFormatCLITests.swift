@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Acceptance, the command line on recordings libsndfile cannot read: `inspect` names the
 /// container and the codec and gives the real duration; and `voicemsg` itself never links
@@ -12,12 +13,12 @@ import Testing
         let webm = folder.appendingPathComponent("chrome.webm").path
         let m4a = folder.appendingPathComponent("iphone.m4a").path
         // A WebM written to a pipe, as a browser streams it: no duration in its header.
-        let live = try CommandLine.tool("ffmpeg", ["-nostdin", "-v", "error", "-i", wav, "-c:a", "libopus",
-                                                   "-f", "webm", "-live", "1", "-"])
+        let live = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", wav, "-c:a", "libopus",
+                                           "-f", "webm", "-live", "1", "-"])
         try live.standardOutput.write(to: URL(fileURLWithPath: webm))
-        try CommandLine.tool("ffmpeg", ["-nostdin", "-v", "error", "-i", wav, "-c:a", "aac", m4a])
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", wav, "-c:a", "aac", m4a])
 
-        let result = try CommandLine.voicemsg(["inspect", "--json", webm, m4a])
+        let result = try Tool.voicemsg(["inspect", "--json", webm, m4a])
         try #require(result.status == 0, "\(result.standardError)")
         let reports = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [[String: Any]])
         try #require(reports.count == 2)
@@ -32,15 +33,14 @@ import Testing
             // Priming removed: the length of the WAV, give or take the codec's last frame.
             #expect(abs(duration - source) < 0.03, "\(duration) s against \(source) s")
         }
-        let text = try CommandLine.voicemsg(["inspect", webm])
+        let text = try Tool.voicemsg(["inspect", webm])
         #expect(text.text.contains("container:  WebM, codec Opus"), "\(text.text)")
     }
 
     @Test func voicemsgDoesNotLinkFFmpeg() throws {
         #if os(Linux)
-        let voicemsg = try CommandLine.tool("ldd", [CommandLine.executable]).text
-        let child = try CommandLine.tool("ldd", [URL(fileURLWithPath: CommandLine.executable)
-            .deletingLastPathComponent().appendingPathComponent("voicemsg-decode").path]).text
+        let voicemsg = try Tool.run("ldd", [try Tool.built("voicemsg")]).text
+        let child = try Tool.run("ldd", [try Tool.built("voicemsg-decode")]).text
         #expect(!voicemsg.contains("libavcodec") && !voicemsg.contains("libavformat"), "\(voicemsg)")
         // The check can fail: the child does link them.
         #expect(child.contains("libavcodec") && child.contains("libavformat"))
@@ -49,6 +49,6 @@ import Testing
 
     /// The frame count of a WAV, from soxi.
     private func frameCount(_ path: String) throws -> Int {
-        try #require(Int(try CommandLine.tool("soxi", ["-s", path]).text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        try #require(Int(try Tool.run("soxi", ["-s", path]).text.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The README's input limit "8 to 192 kHz", at both edges, through the command line: speech
 /// resampled by sox to each rate; a rate outside is refused in one line and writes nothing.
@@ -9,15 +10,15 @@ import Testing
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("speech-\(rate).wav").path
-        try CommandLine.tool("sox", [try Fixtures.speechWAV(), "-b", "16", input, "rate", "\(rate)"])
-        let probed = try CommandLine.tool("ffprobe", ["-v", "error", "-show_entries", "stream=sample_rate", "-of", "csv=p=0", input])
+        try Tool.run("sox", [try Fixtures.speechWAV(), "-b", "16", input, "rate", "\(rate)"])
+        let probed = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "stream=sample_rate", "-of", "csv=p=0", input])
         #expect(probed.text.trimmingCharacters(in: .whitespacesAndNewlines) == "\(rate)", "sox made \(probed.text)")
 
         let output = folder.appendingPathComponent("out.opus").path
-        let result = try CommandLine.voicemsg(["encode", input, "-o", output, "--marker", "5km"])
+        let result = try Tool.voicemsg(["encode", input, "-o", output, "--marker", "5km"])
         if accepted {
             #expect(result.status == 0, "\(result.standardError)")
-            let info = try CommandLine.tool("opusinfo", [output])
+            let info = try Tool.run("opusinfo", [output])
             #expect(info.text.contains("Original sample rate: \(rate) Hz"), "\(info.text)")
         } else {
             #expect(result.status == 1)

@@ -2,6 +2,7 @@ import Foundation
 import GPXReplay
 import RunTracking
 import Testing
+import TestSupport
 
 /// `voicemsg simulate --course`, as docs/cli.md promises it, run through the built binary.
 @Suite struct SimulateCourseTests {
@@ -32,13 +33,13 @@ import Testing
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let halfway = folder.appendingPathComponent("halfway.opus").path
-        let encode = try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", halfway, "--marker", "halfway"])
+        let encode = try Tool.voicemsg(["encode", try Fixtures.speechWAV(), "-o", halfway, "--marker", "halfway"])
         try #require(encode.status == 0, "\(encode.standardError)")
         let (course, _) = try Self.courseWithLoop(in: folder)
         let svg = folder.appendingPathComponent("run.svg").path
 
         // No --planned-distance: the course's length is the plan, and "halfway" is half of it.
-        let json = try CommandLine.voicemsg(["simulate", "--gpx", Self.track, "--course", course, halfway, "--json", "--svg", svg])
+        let json = try Tool.voicemsg(["simulate", "--gpx", Self.track, "--course", course, halfway, "--json", "--svg", svg])
         try #require(json.status == 0, "\(json.standardError)")
         let object = try #require(try JSONSerialization.jsonObject(with: json.standardOutput) as? [String: Any])
         let summary = try #require(object["course"] as? [String: Any])
@@ -57,7 +58,7 @@ import Testing
         let skipped = cut["skippedMeters"] as? Double ?? 0
         #expect(skipped >= 400 - 40 && skipped <= 400 + 200, "\(cut)")
 
-        let table = try CommandLine.voicemsg(["simulate", "--gpx", Self.track, "--course", course, halfway]).text
+        let table = try Tool.voicemsg(["simulate", "--gpx", Self.track, "--course", course, halfway]).text
         #expect(table.contains("a short cut") && table.contains("off the course: left it at 2.0"), "\(table)")
         let plot = try String(contentsOfFile: svg, encoding: .utf8)
         #expect(plot.contains("off course at 2.0") && plot.contains("short cut of"))
@@ -67,11 +68,11 @@ import Testing
         let folder = try Fixtures.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let message = folder.appendingPathComponent("km1.opus").path
-        try #require(try CommandLine.voicemsg(["encode", try Fixtures.speechWAV(), "-o", message, "--marker", "1km"]).status == 0)
+        try #require(try Tool.voicemsg(["encode", try Fixtures.speechWAV(), "-o", message, "--marker", "1km"]).status == 0)
         let course = folder.appendingPathComponent("dot.gpx").path
         try Data("<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\"><rte><rtept lat=\"47\" lon=\"8\"/></rte></gpx>".utf8)
             .write(to: URL(fileURLWithPath: course))
-        let refused = try CommandLine.voicemsg(["simulate", "--gpx", Self.track, "--course", course, message])
+        let refused = try Tool.voicemsg(["simulate", "--gpx", Self.track, "--course", course, message])
         #expect(refused.status == 1, "\(refused.standardError)")
         #expect(refused.errorLines == ["\(course): the course needs at least 2 distinct points; it has 1"], "\(refused.standardError)")
         #expect(refused.standardOutput.isEmpty)

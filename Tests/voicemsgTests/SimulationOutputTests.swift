@@ -1,5 +1,6 @@
 import AudioPipeline
 import Foundation
+import TestSupport
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -62,7 +63,7 @@ struct SimulationOutputTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         try WAVWriter.write(compressed, sampleRate: 48_000, to: path)
         // ffprobe is the independent judge of the WAV.
-        let output = try CommandLine.tool("ffprobe", ["-v", "error", "-show_entries", "stream=sample_rate,channels,codec_name,duration_ts", "-of", "csv=p=0", path]).text
+        let output = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "stream=sample_rate,channels,codec_name,duration_ts", "-of", "csv=p=0", path]).text
         #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == "pcm_s16le,48000,1,\(compressed.count)")
     }
 }

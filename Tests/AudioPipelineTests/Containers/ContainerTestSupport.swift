@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs the reference tools (opusenc, opusdec, opusinfo, sox, ffmpeg, ffprobe) that judge the
 /// container code, inside a temporary folder that is removed afterwards.
@@ -27,7 +28,7 @@ struct ToolBox {
     /// keeps output in files and kills a tool that hangs).
     @discardableResult
     func run(_ tool: String, _ arguments: [String], expectSuccess: Bool = true) throws -> Output {
-        let result = try ExternalTool.run(tool, arguments, check: false, directory: folder)
+        let result = try Tool.run(tool, arguments, check: false, directory: folder)
         let output = Output(status: result.status, standardOutput: result.text, standardError: result.standardError)
         if expectSuccess, output.status != 0 {
             Issue.record("\(tool) \(arguments.joined(separator: " ")) failed (\(output.status)): \(output.standardError)")

@@ -1,6 +1,7 @@
 import AudioPipeline
 import Foundation
 import Testing
+import TestSupport
 
 /// Formats are recognized by their first bytes, never by name: each file here is made by ffmpeg
 /// (or sox) under a name that says nothing, and common files that are not audio are named.
@@ -29,8 +30,8 @@ import Testing
         for (format, arguments) in Self.made {
             let path = folder.appendingPathComponent("recording.bin").path
             // -fflags +bitexact keeps ffmpeg's ID3 tag out of the MP3, so the frame sync is tested.
-            try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
-                                            "-fflags", "+bitexact"] + arguments + [path])
+            try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
+                                    "-fflags", "+bitexact"] + arguments + [path])
             let prefix = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: AudioSniffer.prefixLength) ?? Data()
             #expect(AudioSniffer.recognize(prefix: prefix) == format, "\(format): \(Array(prefix.prefix(16)))")
             #expect(AudioSniffer.refusal(prefix: prefix) == nil)

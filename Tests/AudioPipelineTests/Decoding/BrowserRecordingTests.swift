@@ -2,6 +2,7 @@ import AudioPipeline
 import Foundation
 import RunTracking
 import Testing
+import TestSupport
 
 /// Acceptance, real browser recordings: headless Chromium (Debian's `chromium`) records a speech
 /// WAV through its fake microphone with MediaRecorder `start(1000)`, in every audio mimeType it
@@ -28,7 +29,7 @@ import Testing
         let source = try SpeechRecordings.make(seconds: 5, loudness: -24, sampleRate: 48_000, channels: 1, container: .wav,
                                                name: "browser-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(atPath: source.path) }
-        let run = try ExternalTool.run("python3", [Self.script, "--wav", source.path, "--out", folder.path], timeout: 150)
+        let run = try Tool.run("python3", [Self.script, "--wav", source.path, "--out", folder.path], timeout: 150)
         let output = try JSONDecoder().decode(Output.self, from: run.standardOutput)
         print("browser: \(output.userAgent); \(output.recordings.map(\.mimeType))")
         let types = Set(output.recordings.map { $0.mimeType.split(separator: ";")[0] })
@@ -41,7 +42,7 @@ import Testing
             let message = try MessagePipeline().process(.file(path: recording.file), metadata: metadata)
             let opus = folder.appendingPathComponent(URL(fileURLWithPath: recording.file).lastPathComponent + ".opus").path
             try Data(OggOpusWriter.write(message.stream)).write(to: URL(fileURLWithPath: opus))
-            let measured = try ExternalTool.ebur128(opus)
+            let measured = try ReferenceTools.ebur128(opus)
             // Where the source starts in the recording, in seconds.
             let lag = Self.lag(of: sourceEnvelope, in: try Self.envelope(AudioDecoder.decode(path: recording.file)))
             let span = message.report.speech

@@ -2,6 +2,7 @@ import AudioPipeline
 import Foundation
 import RunTracking
 import Testing
+import TestSupport
 
 /// Uploads that cannot be a voice message are refused in the first moments of their decode:
 /// a rate above 192 kHz at the header, and a long digital silence once its first 30 s have
@@ -23,8 +24,8 @@ import Testing
         let folder = try SpeechRecordings.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let whole = folder.appendingPathComponent("whole.flac").path
-        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "s16le", "-ar", "48000", "-ac", "8", "-i", "/dev/zero",
-                                        "-t", "180", "-c:a", "flac", whole])
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "s16le", "-ar", "48000", "-ac", "8", "-i", "/dev/zero",
+                                "-t", "180", "-c:a", "flac", whole])
         let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
         let cut = folder.appendingPathComponent("silence.flac").path
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
@@ -56,7 +57,7 @@ import Testing
                                                name: "late-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(atPath: speech.path) }
         let late = folder.appendingPathComponent("late.flac").path
-        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", speech.path, "-af", "adelay=2500:all=1", "-c:a", "flac", late])
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", speech.path, "-af", "adelay=2500:all=1", "-c:a", "flac", late])
 
         let error = try #require(throws: AudioPipelineError.self) {
             try MessagePipeline(configuration: Self.configuration(policy, silenceLimit: 2)).process(.file(path: late), metadata: Self.metadata)

@@ -18,7 +18,7 @@ import TestSupport
 
     static func isolation() throws -> DecoderIsolation {
         var isolation = DecoderIsolation(policy: .always)
-        isolation.executablePath = try BuiltProduct.path("FaultyDecoder")
+        isolation.executablePath = try Tool.built("FaultyDecoder")
         isolation.wallClockSeconds = 20
         return isolation
     }
@@ -66,9 +66,3 @@ import TestSupport
         #expect(error.message.contains("crashed on this file \(signal)"), "\(error)")
     }
 }
-
-#if os(Linux)
-let isLinux = true
-#else
-let isLinux = false
-#endif

@@ -1,6 +1,7 @@
 import AudioPipeline
 import Foundation
 import Testing
+import TestSupport
 
 /// The parent's side of isolation: whatever the child does (crash, hang, run out of CPU, write
 /// garbage, go missing), the caller gets one `AudioPipelineError` naming the input, and the
@@ -31,8 +32,8 @@ import Testing
     /// A 300 Hz tone of `seconds` as Opus in WebM, which only the FFmpeg child decodes.
     static func toneWebM(seconds: Int, in folder: URL) throws -> String {
         let path = folder.appendingPathComponent("tone-\(seconds)s.webm").path
-        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=300:sample_rate=48000",
-                                        "-t", "\(seconds)", "-c:a", "libopus", "-f", "webm", path])
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=300:sample_rate=48000",
+                                "-t", "\(seconds)", "-c:a", "libopus", "-f", "webm", path])
         return path
     }
 

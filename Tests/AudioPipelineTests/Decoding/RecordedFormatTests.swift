@@ -2,6 +2,7 @@ import AudioPipeline
 import Foundation
 import RunTracking
 import Testing
+import TestSupport
 
 /// Acceptance, formats: every container and codec that phones and browsers record decodes (in
 /// the isolated FFmpeg child), comes out at -16 LUFS ±0.5 LU under -1 dBTP as ffmpeg's ebur128
@@ -25,7 +26,7 @@ import Testing
         let message = try MessagePipeline().process(.file(path: input), metadata: metadata)
         let output = folder.appendingPathComponent("out.opus").path
         try Data(OggOpusWriter.write(message.stream)).write(to: URL(fileURLWithPath: output))
-        let measured = try ExternalTool.ebur128(output)
+        let measured = try ReferenceTools.ebur128(output)
         // ffprobe 5.1 ignores the priming and remainder in CAF's packet table, and counts the
         // AAC encoder's padding as audio; the packet table's length is the WAV's, so ffprobe
         // judges that one instead.
@@ -57,7 +58,7 @@ import Testing
                                                name: "live-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(atPath: source.path) }
         let input = try RecordedFormats.make(row, from: source.path, in: folder)
-        let format = try ExternalTool.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", input])
+        let format = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", input])
         #expect(format.text.trimmingCharacters(in: .whitespacesAndNewlines) == "N/A")
         let decoded = try AudioDecoder.decode(path: input)
         #expect(abs(decoded.durationSeconds - 5) < 0.07, "decoded \(decoded.durationSeconds) s of a 5 s recording")

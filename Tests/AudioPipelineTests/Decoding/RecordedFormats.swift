@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The containers and codecs phones and browsers record, made at test time by ffmpeg from a
 /// WAV of speech, plus CAF with AAC, which ffmpeg cannot write (`CAFAACWriter`), and HE-AAC,
@@ -100,26 +101,26 @@ enum RecordedFormats {
             let adts = folder.appendingPathComponent("fdk.aac").path
             let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
             guard searchPath.split(separator: ":").contains(where: { FileManager.default.isExecutableFile(atPath: "\($0)/aac-enc") }) else {
-                throw ExternalTool.Failure(description: "aac-enc (Debian's non-free package of that name) is missing: run `make setup`")
+                throw TestFailure("aac-enc (Debian's non-free package of that name) is missing: run `make setup`")
             }
-            try ExternalTool.run("aac-enc", ["-t", "\(he.objectType)", "-r", "\(he.bitrate)", source, adts])
-            let delay = try ExternalTool.run("python3", [fdkDelayScript, "\(he.objectType)", "\(row.sampleRate)", "\(row.channels)", "\(he.bitrate)"])
+            try Tool.run("aac-enc", ["-t", "\(he.objectType)", "-r", "\(he.bitrate)", source, adts])
+            let delay = try Tool.run("python3", [fdkDelayScript, "\(he.objectType)", "\(row.sampleRate)", "\(row.channels)", "\(he.bitrate)"])
             let priming = try #require(Int(delay.text.trimmingCharacters(in: .whitespacesAndNewlines)))
             // A negative start offset: the MOV muxer writes it as the edit list's media time.
             let offset = String(format: "-%.6f", Double(priming) / Double(row.sampleRate))
-            try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-itsoffset", offset, "-i", adts] + row.ffmpeg + [path])
+            try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-itsoffset", offset, "-i", adts] + row.ffmpeg + [path])
         } else if row.name == "CAF AAC" {
-            let adts = try ExternalTool.run("ffmpeg", base + row.ffmpeg + ["-"])
+            let adts = try Tool.run("ffmpeg", base + row.ffmpeg + ["-"])
             // ffmpeg's AAC encoder primes 1024 frames.
-            let probe = try ExternalTool.run("ffprobe", ["-v", "error", "-show_entries", "stream=duration_ts", "-of", "csv=p=0", source])
+            let probe = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "stream=duration_ts", "-of", "csv=p=0", source])
             let frames = try #require(Int(probe.text.trimmingCharacters(in: .whitespacesAndNewlines)))
             try Data(CAFAACWriter.caf(fromADTS: [UInt8](adts.standardOutput), primingFrames: 1024, validFrames: frames))
                 .write(to: URL(fileURLWithPath: path))
         } else if row.toPipe {
-            let output = try ExternalTool.run("ffmpeg", base + row.ffmpeg + ["-"])
+            let output = try Tool.run("ffmpeg", base + row.ffmpeg + ["-"])
             try output.standardOutput.write(to: URL(fileURLWithPath: path))
         } else {
-            try ExternalTool.run("ffmpeg", base + row.ffmpeg + [path])
+            try Tool.run("ffmpeg", base + row.ffmpeg + [path])
         }
         return path
     }
@@ -130,11 +131,11 @@ enum RecordedFormats {
     static func ffprobeSeconds(_ path: String, row: Row) throws -> Double {
         let raw = ["ADTS AAC", "AMR-NB", "AMR-WB"].contains(row.container)
         if !raw {
-            let format = try ExternalTool.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path])
+            let format = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path])
             if let seconds = Double(format.text.trimmingCharacters(in: .whitespacesAndNewlines)) { return seconds }
         }
-        let packets = try ExternalTool.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
-                                                       "packet=pts_time,duration_time", "-of", "csv=p=0", path])
+        let packets = try Tool.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
+                                               "packet=pts_time,duration_time", "-of", "csv=p=0", path])
         var end = 0.0
         for line in packets.text.split(separator: "\n") {
             let fields = line.split(separator: ",").compactMap { Double($0) }

@@ -1,6 +1,7 @@
 import AudioPipeline
 import Foundation
 import Testing
+import TestSupport
 
 /// A WAV written to a pipe (`ffmpeg -i x.webm -f wav pipe:1 > out.wav`) cannot have its sizes
 /// filled in afterwards: ffmpeg leaves 0xFFFFFFFF in the RIFF and `data` sizes, other writers 0.
@@ -21,8 +22,8 @@ import Testing
         let source = try SpeechRecordings.make(seconds: 4, loudness: -24, sampleRate: 48_000, channels: 1, container: .wav,
                                                name: "streamed-\(UUID().uuidString)")
         let webm = folder.appendingPathComponent("x.webm").path
-        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", source.path, "-c:a", "libopus", "-b:a", "64k", webm])
-        let piped = try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", webm, "-f", "wav", "pipe:1"])
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", source.path, "-c:a", "libopus", "-b:a", "64k", webm])
+        let piped = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", webm, "-f", "wav", "pipe:1"])
         return (source.path, webm, [UInt8](piped.standardOutput))
     }
 

@@ -2,6 +2,7 @@ import AudioPipeline
 import Foundation
 import Testing
 import RunTracking
+import TestSupport
 
 /// Acceptance, exactness and interop: the file decodes to exactly the trimmed length in opusdec
 /// and ffmpeg, opusinfo finds nothing to complain about, and ffprobe sees the marker and sender.
@@ -52,21 +53,21 @@ import RunTracking
         // opusdec applies pre-skip and end trimming per RFC 7845; without --rate it would
         // resample to the input rate in the header.
         let wav = folder.appendingPathComponent("opusdec.wav").path
-        try ExternalTool.run("opusdec", ["--quiet", "--force-wav", "--rate", "48000", opus, wav])
+        try Tool.run("opusdec", ["--quiet", "--force-wav", "--rate", "48000", opus, wav])
         let opusdecFrames = try Self.wavFrameCount(Data(contentsOf: URL(fileURLWithPath: wav)))
         // ffmpeg, as 16-bit mono samples on stdout.
-        let raw = try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", opus, "-ac", "1", "-f", "s16le", "-"])
+        let raw = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", opus, "-ac", "1", "-f", "s16le", "-"])
         let ffmpegFrames = Int64(raw.standardOutput.count / 2)
         print("\(testCase.name): trimmed \(expected) samples, opusdec \(opusdecFrames), ffmpeg \(ffmpegFrames)")
         #expect(opusdecFrames == expected)
         #expect(ffmpegFrames == expected)
 
-        let info = try ExternalTool.run("opusinfo", [opus])
+        let info = try Tool.run("opusinfo", [opus])
         let infoText = info.text + info.standardError
         #expect(!infoText.localizedCaseInsensitiveContains("warning"), "\(infoText)")
         #expect(!infoText.localizedCaseInsensitiveContains("error"), "\(infoText)")
 
-        let probe = try ExternalTool.run("ffprobe", ["-v", "error", "-show_entries", "format_tags:stream_tags", "-of", "json", opus])
+        let probe = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "format_tags:stream_tags", "-of", "json", opus])
         let tags = try Self.probeTags(probe.standardOutput)
         #expect(tags["DISTANCE_MARKER"] == marker.canonical, "\(tags)")
         #expect(tags["SENDER"] == testCase.sender, "\(tags)")
@@ -97,7 +98,7 @@ import RunTracking
             }
             offset += 8 + size + (size & 1)
         }
-        throw ExternalTool.Failure(description: "no data chunk in the WAV file")
+        throw TestFailure("no data chunk in the WAV file")
     }
 
     /// ffprobe's format and stream tags, merged, with upper-case keys.

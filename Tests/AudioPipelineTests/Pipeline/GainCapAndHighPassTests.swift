@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import RunTracking
+import TestSupport
 @testable import AudioPipeline
 
 /// Two README claims no test held: the gain stops at +42 dB and says so, and the conditioner's
@@ -20,8 +21,8 @@ import RunTracking
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("out.opus").path
         try Data(OggOpusWriter.write(message.stream)).write(to: URL(fileURLWithPath: output))
-        let before = try ExternalTool.ebur128(input.path).integrated
-        let after = try ExternalTool.ebur128(output).integrated
+        let before = try ReferenceTools.ebur128(input.path).integrated
+        let after = try ReferenceTools.ebur128(output).integrated
         // At most 42 dB louder. A little less is right: the gain is worked out on the signal
         // after the high-pass and the trim, and Opus moves loudness by a few tenths.
         #expect(after - before <= 42 + 0.2, "ffmpeg: \(before) LUFS in, \(after) LUFS out")

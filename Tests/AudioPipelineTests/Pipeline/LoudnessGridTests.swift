@@ -2,6 +2,7 @@ import AudioPipeline
 import Foundation
 import Testing
 import RunTracking
+import TestSupport
 
 /// Acceptance, loudness: speech at any level, rate, channel count, container and length comes
 /// out at -16 LUFS ±0.2 LU with a true peak at or under -1 dBTP, as ffmpeg's ebur128 measures
@@ -71,7 +72,7 @@ import RunTracking
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("out.opus").path
         try Data(OggOpusWriter.write(message.stream)).write(to: URL(fileURLWithPath: output))
-        let measured = try ExternalTool.ebur128(output)
+        let measured = try ReferenceTools.ebur128(output)
 
         print(String(format: "loudness grid %@: input %.1f LUFS %.1f dBTP -> output I %.2f LUFS (error %+.2f LU), true peak %.2f dBTP, gain %.1f dB%@",
                      testCase.name, input.loudness, input.truePeak, measured.integrated,
@@ -91,15 +92,15 @@ import RunTracking
         let folder = try SpeechRecordings.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let theirs = folder.appendingPathComponent("loudnorm.opus").path
-        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", input.path,
-                                        "-af", "loudnorm=I=-16:TP=-1", "-ar", "48000",
-                                        "-c:a", "libopus", "-b:a", "24k", "-application", "voip", theirs])
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", input.path,
+                                "-af", "loudnorm=I=-16:TP=-1", "-ar", "48000",
+                                "-c:a", "libopus", "-b:a", "24k", "-application", "voip", theirs])
         let ours = folder.appendingPathComponent("voicemsg.opus").path
         let message = try MessagePipeline().process(.file(path: input.path), metadata: MessageMetadata(marker: DistanceMarker(parsing: "halfway")))
         try Data(OggOpusWriter.write(message.stream)).write(to: URL(fileURLWithPath: ours))
 
-        let loudnorm = try ExternalTool.ebur128(theirs)
-        let pipeline = try ExternalTool.ebur128(ours)
+        let loudnorm = try ReferenceTools.ebur128(theirs)
+        let pipeline = try ReferenceTools.ebur128(ours)
         print(String(format: "1 s clip at %.1f LUFS: ffmpeg loudnorm -> %.2f LUFS (error %+.2f LU, peak %.2f dBTP); voicemsg -> %.2f LUFS (error %+.2f LU, peak %.2f dBTP)",
                      input.loudness, loudnorm.integrated, loudnorm.integrated - Self.target, loudnorm.truePeak,
                      pipeline.integrated, pipeline.integrated - Self.target, pipeline.truePeak))

@@ -2,6 +2,7 @@ import AudioPipeline
 import Foundation
 import Testing
 import RunTracking
+import TestSupport
 
 /// Acceptance, decoding: every format libsndfile reads decodes the same from memory (virtual
 /// I/O, as the server hands over uploads) as from a path, and the pipeline gives the same
@@ -47,7 +48,7 @@ import RunTracking
         let source = try Self.speechFile(in: folder)
         let path = folder.appendingPathComponent(format.fileName).path
         let command = format.command.map { $0 == "IN" ? source : $0 == "OUT" ? path : $0 }
-        try ExternalTool.run(command[0], Array(command.dropFirst()))
+        try Tool.run(command[0], Array(command.dropFirst()))
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
 
         let fromPath = try AudioDecoder.decode(path: path)
@@ -97,7 +98,7 @@ import RunTracking
         let folder = try SpeechRecordings.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("\(channels)ch.wav").path
-        try ExternalTool.run("sox", ["-n", "-r", "16000", "-b", "16", "-c", "\(channels)", path, "synth", "1", "sine", "440", "vol", "0.3"])
+        try Tool.run("sox", ["-n", "-r", "16000", "-b", "16", "-c", "\(channels)", path, "synth", "1", "sine", "440", "vol", "0.3"])
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         if channels <= 8 {
             let fromPath = try AudioDecoder.decode(path: path)

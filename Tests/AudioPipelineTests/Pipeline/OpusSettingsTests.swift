@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import RunTracking
+import TestSupport
 @testable import AudioPipeline
 
 /// The README's Opus settings (24 kb/s VBR, 20 ms, voice, complexity 10), asked of libopus and
@@ -31,8 +32,8 @@ import RunTracking
         let output = folder.appendingPathComponent("out.opus").path
         try Data(OggOpusWriter.write(message.stream)).write(to: URL(fileURLWithPath: output))
 
-        let probe = try ExternalTool.run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_packets", "-show_data",
-                                                     "-of", "json", output])
+        let probe = try Tool.run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_packets", "-show_data",
+                                             "-of", "json", output])
         struct Packets: Decodable {
             struct Packet: Decodable { var duration: Int; var size: String; var data: String }
             var packets: [Packet]
@@ -51,7 +52,7 @@ import RunTracking
         #expect(Double(speechModes) >= 0.9 * Double(tocs.count), "\(speechModes) of \(tocs.count) packets in SILK or hybrid mode")
         #expect(Set(packets.map(\.size)).count > 10, "packet sizes vary: VBR")
 
-        let info = try ExternalTool.run("opusinfo", [output]).text
+        let info = try Tool.run("opusinfo", [output]).text
         let line = try #require(info.split(separator: "\n").first { $0.contains("Average bitrate") }, "\(info)")
         let kbps = try #require(line.split(separator: " ").compactMap { Double($0) }.first, "\(line)")
         #expect(kbps >= 20 && kbps <= 30, "opusinfo: \(line)")

@@ -46,10 +46,10 @@ enum SpeechRecordings {
             // about half as fast as the gain.
             if isHot { filters.append("asoftclip=type=hard") }
             filters.append("aresample=\(sampleRate):resampler=soxr")
-            try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", source.path, "-af",
-                                            filters.joined(separator: ","), "-ac", "\(channels)"]
-                                            + container.ffmpegArguments + [path])
-            measured = try ExternalTool.ebur128(path)
+            try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", source.path, "-af",
+                                    filters.joined(separator: ","), "-ac", "\(channels)"]
+                                    + container.ffmpegArguments + [path])
+            measured = try ReferenceTools.ebur128(path)
             let miss = loudness - measured.integrated
             if abs(miss) < 0.75 { break }
             gain += isHot ? 2 * miss : miss
@@ -98,10 +98,10 @@ enum SpeechRecordings {
         let stem = "base-\(Int(seconds * 1000))"
         let speech = folder.appendingPathComponent("\(stem)-espeak.wav").path
         let path = folder.appendingPathComponent("\(stem).wav").path
-        try ExternalTool.run("espeak-ng", ["-s", "170", "-w", speech, text])
-        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y"] + loop + ["-i", speech, "-af",
-                                        "aformat=sample_fmts=flt,adelay=\(lead):all=1,apad,atrim=0:\(seconds)",
-                                        "-c:a", "pcm_f32le", path])
-        return Base(path: path, loudness: try ExternalTool.ebur128(path).integrated)
+        try Tool.run("espeak-ng", ["-s", "170", "-w", speech, text])
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y"] + loop + ["-i", speech, "-af",
+                                "aformat=sample_fmts=flt,adelay=\(lead):all=1,apad,atrim=0:\(seconds)",
+                                "-c:a", "pcm_f32le", path])
+        return Base(path: path, loudness: try ReferenceTools.ebur128(path).integrated)
     }
 }

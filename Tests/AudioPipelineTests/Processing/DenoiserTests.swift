@@ -12,9 +12,9 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let raw = folder.appendingPathComponent("talk.wav").path
         let samples = folder.appendingPathComponent("talk.f32").path
-        try ExternalProcess.tool("espeak-ng", ["-w", raw, "Keep going Sam, you are doing great!"])
-        try ExternalProcess.tool("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", raw, "-af", "apad=pad_dur=0.5,volume=-6dB",
-                                            "-ar", "48000", "-f", "f32le", "-ac", "1", samples])
+        try Tool.run("espeak-ng", ["-w", raw, "Keep going Sam, you are doing great!"])
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", raw, "-af", "apad=pad_dur=0.5,volume=-6dB",
+                                "-ar", "48000", "-f", "f32le", "-ac", "1", samples])
         let clean = try Data(contentsOf: URL(fileURLWithPath: samples)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         var generator = SeededGenerator(seed: 29)
         let noisy = clean.map { $0 + 0.01 * Float(generator.gaussian()) }

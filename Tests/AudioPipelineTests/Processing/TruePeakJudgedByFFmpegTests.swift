@@ -12,7 +12,7 @@ import TestSupport
         try ToolBox.withTemporaryFolder { tools in
             let path = tools.path("signal.f32")
             try samples.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: path)) }
-            return try ExternalTool.ebur128(path, inputOptions: ["-f", "f32le", "-ar", "48000", "-ac", "1"]).truePeak
+            return try ReferenceTools.ebur128(path, inputOptions: ["-f", "f32le", "-ar", "48000", "-ac", "1"]).truePeak
         }
     }
 

@@ -56,6 +56,6 @@ enum SpeechFixtures {
     }
 
     private static func run(_ tool: String, _ arguments: [String]) throws {
-        try ExternalTool.run(tool, arguments)
+        try Tool.run(tool, arguments)
     }
 }
