@@ -24,7 +24,7 @@ import TestSupport
     /// server compressed. curl is waited for on a thread of its own: the server runs in this
     /// process, and a blocking wait on one of the few cooperative threads would starve it.
     static func curl(
-        _ server: TestServer, _ path: String, headers: [String] = [], decode: Bool = false, method: String = "GET"
+        _ server: TestServer.Live, _ path: String, headers: [String] = [], decode: Bool = false, method: String = "GET"
     ) async throws -> Fetched {
         let port = server.port
         return try await withCheckedThrowingContinuation { continuation in
@@ -60,7 +60,7 @@ import TestSupport
     /// on the wire is smaller than the file, and the answer says what it is and that it varies.
     @Test func curlDecodesEveryCompressedFileToTheFileInWeb() async throws {
         let files = try WebPagesTests.webFiles()
-        try await TestServer.run { server in
+        try await TestServer().live { server in
             for (name, bytes) in files.sorted(by: { $0.key < $1.key }) {
                 let path = name.hasSuffix(".html") ? Self.pagePath(name) : "/static/\(name)"
                 for coding in ["gzip", "br"] {
@@ -79,7 +79,7 @@ import TestSupport
     /// asks for gzip; printed for docs/operations.md.
     @Test func theTrackerIsUnderEightyKilobytesGzipped() async throws {
         let file = try #require(try WebPagesTests.webFiles()["run-tracking.wasm"])
-        try await TestServer.run { server in
+        try await TestServer().live { server in
             var sizes: [String] = []
             for coding in ["identity", "gzip", "br"] {
                 let fetched = try await Self.curl(server, "/static/run-tracking.wasm", headers: ["Accept-Encoding: \(coding)"])
@@ -95,7 +95,7 @@ import TestSupport
     /// with nothing else acceptable is 406.
     @Test func theHeaderChoosesTheForm() async throws {
         let file = try #require(try WebPagesTests.webFiles()["app.css"])
-        try await TestServer.run { server in
+        try await TestServer().live { server in
             let cases: [(header: String?, coding: String?)] = [
                 (nil, nil), ("gzip;q=0", nil), ("gzip, br;q=0", "gzip"), ("br;q=0.5, gzip", "gzip"),
                 ("*;q=0, identity", nil), ("deflate, zstd", nil), ("*", "br"), ("gzip;q=0.5, identity", nil),
@@ -120,7 +120,7 @@ import TestSupport
     /// another form. HEAD gives the form's length.
     @Test func eachFormRevalidatesWithItsOwnTag() async throws {
         let file = try #require(try WebPagesTests.webFiles()["common.js"])
-        try await TestServer.run { server in
+        try await TestServer().live { server in
             let plain = try await server.request("/static/common.js")
             let gzipped = try await server.request("/static/common.js", headers: [.acceptEncoding: "gzip"])
             let plainTag = try #require(plain.headers["etag"])
@@ -151,7 +151,7 @@ import TestSupport
     /// gets the whole body; past the end is 416.
     @Test func rangesCountBytesOfTheChosenForm() async throws {
         let file = try #require(try WebPagesTests.webFiles()["run-tracking.wasm"])
-        try await TestServer.run { server in
+        try await TestServer().live { server in
             let whole = try await server.request("/static/run-tracking.wasm", headers: [.acceptEncoding: "gzip"])
             let tag = try #require(whole.headers["etag"])
             #expect(whole.headers["accept-ranges"] == "bytes")

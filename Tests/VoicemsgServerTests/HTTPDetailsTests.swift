@@ -8,7 +8,7 @@ import TestSupport
 /// real server on loopback.
 @Suite(.serialized) struct HTTPDetailsTests {
     @Test func headWeakETagsHTTP10AndHeaders() async throws {
-        try await TestServer.run { server in
+        try await TestServer().live { server in
             let run = try await server.createRun()
             let owner = HTTPAnswer.bearer(run.ownerToken)
 

@@ -50,11 +50,11 @@ import TestSupport
     }
 
     /// A server whose heads must arrive within 1 s, with 30 s allowed between requests.
-    static func withServer(_ body: @Sendable (TestServer) async throws -> Void) async throws {
-        try await TestServer.run({
+    static func withServer(_ body: @Sendable (TestServer.Live) async throws -> Void) async throws {
+        try await TestServer {
             $0.api.headerTimeout = .seconds(1)
             $0.api.idleTimeout = .seconds(30)
-        }, body)
+        }.live(body)
     }
 
     /// The status line of the next answer on a kept-alive connection (its head, read whole).

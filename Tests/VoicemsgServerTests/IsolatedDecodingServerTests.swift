@@ -56,10 +56,10 @@ import TestSupport
         let speech = directory.file("speech.wav")
         try Tool.run("espeak-ng", ["-w", speech, "Halfway there, keep going"])
 
-        try await TestServer.run(workers: 1, {
+        try await TestServer(workers: 1) {
             $0.pipeline.isolation.executablePath = wrapper
             $0.queue.retryBaseDelay = .milliseconds(200)
-        }) { server in
+        }.live { server in
             let runInfo = try await server.createRun(title: "Crash test", planned: 10000)
             let auth = Self.bearer(runInfo.inviteToken)
             func upload(_ file: String) async throws -> String {

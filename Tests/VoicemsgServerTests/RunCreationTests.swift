@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func aClientOverTheLimitGets429WithRetryAfter() async throws {
-        try await TestServer.run({ $0.api.runCreationsPerMinute = 3 }) { server in
+        try await TestServer { $0.api.runCreationsPerMinute = 3 }.live { server in
             let body = Data(#"{"title":"Flood","plannedDistanceMeters":5000}"#.utf8)
             for _ in 0..<3 { #expect(try await server.request("/v1/runs", method: .post, body: body).status == 201) }
             let refused = try await server.request("/v1/runs", method: .post, body: body)
@@ -33,7 +33,7 @@ import Testing
 
     @Test func closedRunCreationNeedsTheAdminToken() async throws {
         let admin = SecureIdentifier.makeToken()
-        try await TestServer.run({ $0.api.adminTokenHash = SecureIdentifier.hash(token: admin) }) { server async throws in
+        try await TestServer { $0.api.adminTokenHash = SecureIdentifier.hash(token: admin) }.live { server async throws in
             let body = Data(#"{"title":"Private","plannedDistanceMeters":5000}"#.utf8)
             #expect(try await server.request("/v1/runs", method: .post, body: body).status == 401)
             #expect(try await server.request("/v1/runs", method: .post, headers: HTTPAnswer.bearer(SecureIdentifier.makeToken()), body: body).status == 403)

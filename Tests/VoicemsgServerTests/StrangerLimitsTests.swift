@@ -19,7 +19,7 @@ import TestSupport
     }
 
     @Test func everyLimitAStrangerMeetsHolds() async throws {
-        try await TestServer.run(workers: 1, { $0.api.runCreationsPerMinute = 30 }) { server in
+        try await TestServer(workers: 1) { $0.api.runCreationsPerMinute = 30 }.live { server in
             func createRun(_ body: String) async throws -> HTTPAnswer {
                 try await server.request("/v1/runs", method: .post, headers: [.contentType: "application/json"], body: Data(body.utf8))
             }

@@ -8,7 +8,7 @@ import Testing
 /// one leaves no message and no spooled file.
 @Suite struct UploadSizeLimitLiveTests {
     @Test func aBodyOneBytePast25MiBGets413AndLeavesNothing() async throws {
-        try await TestServer.run { server in
+        try await TestServer().live { server in
             let run = try await server.createRun(title: "Big", planned: 10_000)
             let limit = 25 * 1024 * 1024
             func upload(bytes count: Int, marker: String) async throws -> HTTPAnswer {

@@ -20,7 +20,7 @@ import TestSupport
     }
 
     @Test func uploadPastTheConcurrentLimitGets503UntilTheSlotIsFree() async throws {
-        try await TestServer.run({ $0.api.maxConcurrentUploads = 1 }) { server in
+        try await TestServer { $0.api.maxConcurrentUploads = 1 }.live { server in
             let run = try await server.createRun()
             let port = server.port
             let body = Self.wav(frames: 16_000)

@@ -27,23 +27,20 @@ import TestSupport
                 + "Authorization: Bearer \(run.invite)\r\nContent-Length: \(length)\r\n\r\n").utf8)
     }
 
-    /// Files in the data folder's spool, and stored messages (through the SQLite store).
-    static func leftovers(_ directory: TemporaryDirectory, runID: String) async throws -> (files: [String], messages: Int) {
-        let spool = directory.file("data") + "/uploads-in-progress"
+    /// Files in the server's spool in its data folder, and the messages its store holds.
+    static func leftovers(_ server: TestServer.Live, runID: String) async throws -> (files: [String], messages: Int) {
+        let spool = server.directory.file("data") + "/uploads-in-progress"
         let files = (try? FileManager.default.contentsOfDirectory(atPath: spool)) ?? []
-        let open = try await OpenStore.open(.sqlite(dataDirectory: directory.file("data")))
-        defer { Task { await open.close() } }
-        return (files, try await open.store.messages(runID: runID).count)
+        return (files, try await server.store.messages(runID: runID).count)
     }
 
     @Test func wholeBodyWrittenBeforeReadingStillGets413AndStoresNothing() async throws {
         // The drain's time bound is not under test here; a machine busy with other suites may
         // take longer than the default to push 30 MB through loopback.
-        let api: (inout ServerConfiguration) -> Void = {
+        try await TestServer {
             $0.api.maxUploadBytes = 1_000_000
             $0.api.refusedBodyDrainTime = .seconds(120)
-        }
-        try await TestServer.run(api) { server in
+        }.live { server in
             let port = server.port
             let run = try await Self.createRun(port: port)
 
@@ -58,14 +55,14 @@ import TestSupport
             #expect(reply.hasPrefix("HTTP/1.1 413"), "got: \(reply.prefix(200))")
             #expect(reply.lowercased().contains("connection: close"))
 
-            let left = try await Self.leftovers(server.directory, runID: run.id)
+            let left = try await Self.leftovers(server, runID: run.id)
             #expect(left.files.isEmpty)
             #expect(left.messages == 0)
         }
     }
 
     @Test func uploadStalledMidBodyIsClosedAndLeavesNothing() async throws {
-        try await TestServer.run({ $0.api.idleTimeout = .seconds(1) }) { server in
+        try await TestServer { $0.api.idleTimeout = .seconds(1) }.live { server in
             let port = server.port
             let run = try await Self.createRun(port: port)
 
@@ -79,7 +76,7 @@ import TestSupport
 
             // The handler may still be unwinding the moment the socket closes.
             let clean = try await eventually(within: 10) {
-                let left = try await Self.leftovers(server.directory, runID: run.id)
+                let left = try await Self.leftovers(server, runID: run.id)
                 return left.files.isEmpty && left.messages == 0
             }
             #expect(clean)

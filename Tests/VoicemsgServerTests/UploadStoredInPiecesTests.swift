@@ -9,7 +9,7 @@ import TestSupport
 /// holds is the body, byte for byte, whatever its length against the piece size.
 @Suite struct UploadStoredInPiecesTests {
     @Test func storedOriginalIsTheBodyByteForByte() async throws {
-        try await TestServer.run { server in
+        try await TestServer().live { server in
             let run = try await server.createRun()
             // Three pieces and a bit: the last piece is short.
             var generator = SeededGenerator(seed: 13)
