@@ -9,30 +9,25 @@ import TestSupport
 
 /// The HTTP API against a SQLite store, with jobs completed by hand (the end-to-end tests run
 /// the real pipeline).
-@Suite struct APITests: CallsTheAPI {
-    let directory: TemporaryDirectory
+@Suite struct APITests {
+    let server: TestServer
     let store: Store
-    let app: Application<RouterResponder<VoicemsgRequestContext>>
 
-    init() async throws {
-        let fixture = try await APITestApp { $0.maxUploadBytes = 64 * 1024 }
-        (directory, store, app) = (fixture.directory, fixture.store, fixture.app)
+    init() throws {
+        server = try TestServer { $0.api.maxUploadBytes = 64 * 1024 }
+        store = server.store
     }
 
+    /// A half marathon, or with `planned` nil a run with no planned distance.
     func createRun(_ client: some TestClientProtocol, planned: Double? = 21_097) async throws -> CreateRunResponse {
-        let body = planned.map { "{\"title\":\"Half\",\"plannedDistanceMeters\":\($0)}" } ?? "{\"title\":\"Open\"}"
-        let response = try await client.execute(
-            uri: "/v1/runs", method: .post, headers: [.contentType: "application/json"],
-            body: ByteBuffer(string: body))
-        #expect(response.status == .created)
-        return try Self.json(CreateRunResponse.self, response)
+        try await client.createRun(title: "Half", planned: planned)
     }
 
     func upload(
         _ client: some TestClientProtocol, run: String, token: String?, marker: String = "5km",
         sender: String = "Ann", bytes: Int = 1000, key: String? = nil
     ) async throws -> TestResponse {
-        var headers: HTTPFields = token.map(Self.bearer) ?? [:]
+        var headers: HTTPFields = token.map(bearer) ?? [:]
         if let key { headers[HTTPField.Name("Idempotency-Key")!] = key }
         let query = "marker=\(marker.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&sender=\(sender)"
         return try await client.execute(
@@ -49,7 +44,7 @@ import TestSupport
     }
 
     @Test func createRunReturnsUnguessableTokensStoredOnlyAsHashes() async throws {
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
             let run = try await createRun(client)
             #expect(SecureIdentifier.isValid(run.id))
             #expect(run.ownerToken.count == 43 && run.inviteToken.count == 43)
@@ -65,7 +60,7 @@ import TestSupport
     }
 
     @Test func uploadNeedsAValidToken() async throws {
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
             let run = try await createRun(client)
             #expect(try await upload(client, run: run.id, token: nil).status == .unauthorized)
             #expect(try await upload(client, run: run.id, token: "wrong").status == .forbidden)
@@ -79,7 +74,7 @@ import TestSupport
 
     @Test(arguments: ["", "fast", "150%", "finish+1km", "-5km"])
     func badMarkersGet400(_ marker: String) async throws {
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
             let run = try await createRun(client)
             let response = try await upload(client, run: run.id, token: run.inviteToken, marker: marker)
             #expect(response.status == .badRequest)
@@ -89,7 +84,7 @@ import TestSupport
     }
 
     @Test func relativeMarkerNeedsAPlannedDistance() async throws {
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
             let run = try await createRun(client, planned: nil)
             #expect(try await upload(client, run: run.id, token: run.inviteToken, marker: "halfway").status == .badRequest)
             #expect(try await upload(client, run: run.id, token: run.inviteToken, marker: "3km").status == .accepted)
@@ -97,7 +92,7 @@ import TestSupport
     }
 
     @Test func oversizedUploadGets413AndStoresNothing() async throws {
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
             let run = try await createRun(client)
             let response = try await upload(client, run: run.id, token: run.inviteToken, bytes: 64 * 1024 + 1)
             #expect(response.status == .contentTooLarge)
@@ -108,11 +103,11 @@ import TestSupport
     }
 
     @Test func idempotencyKeyReturnsTheSameMessage() async throws {
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
             let run = try await createRun(client)
-            let first = try Self.json(
+            let first = try json(
                 UploadResponse.self, try await upload(client, run: run.id, token: run.inviteToken, key: "k1"))
-            let retry = try Self.json(
+            let retry = try json(
                 UploadResponse.self, try await upload(client, run: run.id, token: run.inviteToken, key: "k1"))
             #expect(first.id == retry.id)
             #expect(first.status == .queued)
@@ -121,15 +116,15 @@ import TestSupport
     }
 
     @Test func messageStatusShowsTheJob() async throws {
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
             let run = try await createRun(client)
-            let uploaded = try Self.json(
+            let uploaded = try json(
                 UploadResponse.self,
                 try await upload(client, run: run.id, token: run.inviteToken, marker: "finish-1km", sender: "Bo"))
             let path = "/v1/messages/\(uploaded.id)"
             #expect(try await client.execute(uri: path, method: .get).status == .unauthorized)
-            var status = try Self.json(
-                MessageResponse.self, try await client.execute(uri: path, method: .get, headers: Self.bearer(run.inviteToken)))
+            var status = try json(
+                MessageResponse.self, try await client.execute(uri: path, method: .get, headers: bearer(run.inviteToken)))
             #expect(status.status == .queued)
             #expect(status.runID == run.id)
             #expect(status.marker == "finish-1000m")
@@ -139,8 +134,8 @@ import TestSupport
 
             let claim = try #require(try await store.claim(workerID: "t", leaseSeconds: 30))
             _ = try await store.fail(claim, error: "upload: not an audio file", retryAfterSeconds: nil)
-            status = try Self.json(
-                MessageResponse.self, try await client.execute(uri: path, method: .get, headers: Self.bearer(run.ownerToken)))
+            status = try json(
+                MessageResponse.self, try await client.execute(uri: path, method: .get, headers: bearer(run.ownerToken)))
             #expect(status.status == .failed)
             #expect(status.error == "upload: not an audio file")
             #expect(status.attempts == 1)
@@ -148,7 +143,7 @@ import TestSupport
     }
 
     @Test func manifestListsReadyMessagesInMarkerOrderForTheOwnerOnly() async throws {
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
             let run = try await createRun(client)
             for marker in ["finish", "5km", "halfway", "1mi", "finish-1km"] {
                 #expect(try await upload(client, run: run.id, token: run.inviteToken, marker: marker).status == .accepted)
@@ -158,10 +153,10 @@ import TestSupport
 
             let path = "/v1/runs/\(run.id)/manifest"
             #expect(try await client.execute(uri: path, method: .get).status == .unauthorized)
-            #expect(try await client.execute(uri: path, method: .get, headers: Self.bearer(run.inviteToken)).status == .forbidden)
-            let response = try await client.execute(uri: path, method: .get, headers: Self.bearer(run.ownerToken))
+            #expect(try await client.execute(uri: path, method: .get, headers: bearer(run.inviteToken)).status == .forbidden)
+            let response = try await client.execute(uri: path, method: .get, headers: bearer(run.ownerToken))
             #expect(response.status == .ok)
-            let manifest = try Self.json(ManifestResponse.self, response)
+            let manifest = try json(ManifestResponse.self, response)
             #expect(manifest.run.id == run.id)
             #expect(manifest.messages.map(\.marker) == ["1609.34m", "5000m", "50%", "finish-1000m", "finish"])
             #expect(manifest.messages.map(\.markerMeters) == manifest.messages.map(\.markerMeters).sorted())
@@ -176,30 +171,30 @@ import TestSupport
     }
 
     @Test func audioNeedsTheOwnerAndSupportsETagAndRange() async throws {
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
             let run = try await createRun(client)
-            let uploaded = try Self.json(
+            let uploaded = try json(
                 UploadResponse.self, try await upload(client, run: run.id, token: run.inviteToken))
             let path = "/v1/messages/\(uploaded.id)/audio"
-            #expect(try await client.execute(uri: path, method: .get, headers: Self.bearer(run.ownerToken)).status == .notFound)
+            #expect(try await client.execute(uri: path, method: .get, headers: bearer(run.ownerToken)).status == .notFound)
             try await completeAll(size: 5000)
             let stored = try #require(try await store.audio(messageID: uploaded.id))
 
             #expect(try await client.execute(uri: path, method: .get).status == .unauthorized)
-            #expect(try await client.execute(uri: path, method: .get, headers: Self.bearer(run.inviteToken)).status == .forbidden)
+            #expect(try await client.execute(uri: path, method: .get, headers: bearer(run.inviteToken)).status == .forbidden)
 
-            let whole = try await client.execute(uri: path, method: .get, headers: Self.bearer(run.ownerToken))
+            let whole = try await client.execute(uri: path, method: .get, headers: bearer(run.ownerToken))
             #expect(whole.status == .ok)
             #expect(Data(buffer: whole.body) == stored)
             #expect(whole.headers[.contentType] == "audio/ogg")
             let etag = try #require(whole.headers[.eTag])
             #expect(etag == "\"\(SecureIdentifier.hexSHA256(stored))\"")
 
-            var headers = Self.bearer(run.ownerToken)
+            var headers = bearer(run.ownerToken)
             headers[.ifNoneMatch] = etag
             #expect(try await client.execute(uri: path, method: .get, headers: headers).status == .notModified)
 
-            headers = Self.bearer(run.ownerToken)
+            headers = bearer(run.ownerToken)
             headers[.range] = "bytes=100-199"
             let part = try await client.execute(uri: path, method: .get, headers: headers)
             #expect(part.status == .partialContent)
@@ -213,10 +208,10 @@ import TestSupport
 
     @Test(arguments: ["..%2Fx", "..%2F..%2Fetc%2Fpasswd", "a%20b", "%2E%2E"])
     func pathLikeIdsAreRejected(_ id: String) async throws {
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
             let run = try await createRun(client)
             for uri in ["/v1/messages/\(id)", "/v1/messages/\(id)/audio", "/v1/runs/\(id)/manifest"] {
-                let status = try await client.execute(uri: uri, method: .get, headers: Self.bearer(run.ownerToken)).status
+                let status = try await client.execute(uri: uri, method: .get, headers: bearer(run.ownerToken)).status
                 #expect(status == .badRequest || status == .notFound, "\(uri) answered \(status)")
             }
             let status = try await upload(client, run: id, token: run.ownerToken).status
@@ -226,7 +221,7 @@ import TestSupport
     }
 
     @Test func healthAndMetrics() async throws {
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
             #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
             let run = try await createRun(client)
             _ = try await upload(client, run: run.id, token: run.inviteToken)

@@ -14,17 +14,17 @@ extension APITests {
     /// rewraps; the AAC version's own SHA-256), the same bytes on every request, so that
     /// `If-None-Match` and Range hold.
     @Test func audioComesInEveryContainerWithItsOwnETagAndRange() async throws {
-        let file = directory.file("tone.opus")
+        let file = server.directory.file("tone.opus")
         try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1.5",
                                 "-c:a", "libopus", "-b:a", "24k", file])
         let ogg = try Data(contentsOf: URL(fileURLWithPath: file))
         let stream = try OggOpusReader.read(ogg)
-        let m4aFile = directory.file("tone.m4a")
-        try ExternalProcess.tool("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", file, "-c:a", "aac", "-b:a", "32k", m4aFile])
+        let m4aFile = server.directory.file("tone.m4a")
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", file, "-c:a", "aac", "-b:a", "32k", m4aFile])
         let m4a = try Data(contentsOf: URL(fileURLWithPath: m4aFile))
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
             let run = try await createRun(client)
-            let uploaded = try Self.json(UploadResponse.self, try await upload(client, run: run.id, token: run.inviteToken))
+            let uploaded = try json(UploadResponse.self, try await upload(client, run: run.id, token: run.inviteToken))
             while let claim = try await store.claim(workerID: "test", leaseSeconds: 30) {
                 _ = try await store.complete(claim, result: JobResult(audio: ogg, durationSeconds: stream.durationSeconds, aac: m4a))
             }
@@ -39,20 +39,20 @@ extension APITests {
             ]
             for container in expected {
                 let uri = path + container.query
-                let whole = try await client.execute(uri: uri, method: .get, headers: Self.bearer(run.ownerToken))
+                let whole = try await client.execute(uri: uri, method: .get, headers: bearer(run.ownerToken))
                 #expect(whole.status == .ok, "\(uri)")
                 #expect(whole.headers[.contentType] == container.type)
                 #expect(whole.headers[.eTag] == container.etag)
                 let body = Data(buffer: whole.body)
                 #expect(body == container.body, "\(uri)")
-                let again = try await client.execute(uri: uri, method: .get, headers: Self.bearer(run.ownerToken))
+                let again = try await client.execute(uri: uri, method: .get, headers: bearer(run.ownerToken))
                 #expect(Data(buffer: again.body) == body, "\(uri) changed between two requests")
 
-                var headers = Self.bearer(run.ownerToken)
+                var headers = bearer(run.ownerToken)
                 headers[.ifNoneMatch] = container.etag
                 #expect(try await client.execute(uri: uri, method: .get, headers: headers).status == .notModified)
 
-                headers = Self.bearer(run.ownerToken)
+                headers = bearer(run.ownerToken)
                 headers[.range] = "bytes=100-199"
                 let part = try await client.execute(uri: uri, method: .get, headers: headers)
                 #expect(part.status == .partialContent)
@@ -65,9 +65,9 @@ extension APITests {
             }
 
             for name in ["m4a", "MP4", "aac", ""] {
-                let unknown = try await client.execute(uri: path + "?container=\(name)", method: .get, headers: Self.bearer(run.ownerToken))
+                let unknown = try await client.execute(uri: path + "?container=\(name)", method: .get, headers: bearer(run.ownerToken))
                 #expect(unknown.status == .badRequest, "\(name)")
-                #expect(try UploadAdmissionTests.errorMessage(unknown) == "container must be ogg, caf, webm or mp4", "\(name)")
+                #expect(try reason(unknown) == "container must be ogg, caf, webm or mp4", "\(name)")
             }
         }
     }

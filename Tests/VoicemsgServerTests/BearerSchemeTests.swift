@@ -10,7 +10,7 @@ import Testing
 extension APITests {
     @Test(arguments: ["bearer", "BEARER", "bEaReR", "Bearer"])
     func bearerSchemeInAnyCase(_ scheme: String) async throws {
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
             let run = try await createRun(client)
             let owner: HTTPFields = [.authorization: "\(scheme) \(run.ownerToken)"]
             let invite: HTTPFields = [.authorization: "\(scheme) \(run.inviteToken)"]
@@ -27,7 +27,7 @@ extension APITests {
 
     @Test(arguments: ["Basic ", "Bearer", "Bearer:", "Bearertoken", "Token "])
     func otherSchemesOpenNothing(_ prefix: String) async throws {
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
             let run = try await createRun(client)
             let headers: HTTPFields = [.authorization: "\(prefix)\(run.ownerToken)"]
             let response = try await client.execute(uri: "/v1/runs/\(run.id)/manifest", method: .get, headers: headers)

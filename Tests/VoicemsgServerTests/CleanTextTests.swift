@@ -67,13 +67,12 @@ import TestSupport
 
     /// Through the API: random titles and senders, and what the store then holds.
     @Test func theAPINeverStoresAControlCharacterOrMoreThanTheByteLimit() async throws {
-        let fixture = try await APITestApp { $0.runCreationsPerMinute = 1000 }
-        defer { withExtendedLifetime(fixture) {} }
-        let (store, app) = (fixture.store, fixture.app)
+        let server = try TestServer { $0.api.runCreationsPerMinute = 1000 }
+        let store = server.store
         var generator = SeededGenerator(seed: 16)
         // Made up front: the client's closure may not mutate a captured generator.
         let cases = (0..<150).map { _ in (HostileText.make(&generator), HostileText.make(&generator)) }
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
             let base = try await client.execute(
                 uri: "/v1/runs", method: .post, body: ByteBuffer(string: #"{"title":"Base","plannedDistanceMeters":10000}"#))
             let run = try JSONDecoder().decode(CreateRunResponse.self, from: Data(buffer: base.body))
@@ -93,7 +92,7 @@ import TestSupport
                 let query = sender.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
                 let upload = try await client.execute(
                     uri: "/v1/runs/\(run.id)/messages?marker=1km&sender=\(query)", method: .post,
-                    headers: [.authorization: "Bearer \(run.inviteToken)"],
+                    headers: bearer(run.inviteToken),
                     body: ByteBuffer(bytes: [UInt8](repeating: 7, count: 1000)))
                 if upload.status == .accepted {
                     uploaded += 1

@@ -9,16 +9,11 @@ import TestSupport
 
 /// Every number the API stores is finite and within its bounds, refused with 400 otherwise.
 @Suite struct NumberBoundsTests {
-    static func app() async throws -> (TemporaryDirectory, Store, some ApplicationProtocol) {
-        let fixture = try await APITestApp()
-        return (fixture.directory, fixture.store, fixture.app)
-    }
-
     @Test(arguments: ["1e308", "99.9", "0", "-5", "1000000.5", "1e6000", "\"10km\""])
     func plannedDistancesOutsideTheBoundsGet400(_ planned: String) async throws {
-        let (directory, store, app) = try await Self.app()
-        defer { withExtendedLifetime(directory) {} }
-        try await app.test(.router) { client in
+        let server = try TestServer()
+        let store = server.store
+        try await server.app.test(.router) { client in
             let response = try await client.execute(
                 uri: "/v1/runs", method: .post,
                 body: ByteBuffer(string: "{\"title\":\"Far\",\"plannedDistanceMeters\":\(planned)}"))
@@ -31,9 +26,9 @@ import TestSupport
     /// step, and the bounds themselves are accepted with every marker finite.
     @Test(arguments: [100.0, 42_195, 1_000_000])
     func theBoundsThemselvesWorkAndHalfwayStaysFinite(_ planned: Double) async throws {
-        let (directory, store, app) = try await Self.app()
-        defer { withExtendedLifetime(directory) {} }
-        try await app.test(.router) { client in
+        let server = try TestServer()
+        let store = server.store
+        try await server.app.test(.router) { client in
             let created = try await client.execute(
                 uri: "/v1/runs", method: .post,
                 body: ByteBuffer(string: "{\"title\":\"Edge\",\"plannedDistanceMeters\":\(planned)}"))
@@ -54,9 +49,7 @@ import TestSupport
     }
 
     @Test func anOversizedJSONBodyGets413() async throws {
-        let (directory, _, app) = try await Self.app()
-        defer { withExtendedLifetime(directory) {} }
-        try await app.test(.router) { client in
+        try await TestServer().app.test(.router) { client in
             let title = String(repeating: "a", count: 3 * 1024 * 1024)
             let response = try await client.execute(
                 uri: "/v1/runs", method: .post, body: ByteBuffer(string: "{\"title\":\"\(title)\"}"))

@@ -10,31 +10,13 @@ import TestSupport
 
 /// The read-only endpoints the web pages use: the run, a marker resolved as the upload would
 /// resolve it, and every message of the run.
-@Suite struct RunInfoTests: CallsTheAPI {
-    let directory: TemporaryDirectory
+@Suite struct RunInfoTests {
+    let server: TestServer
     let store: Store
-    let app: Application<RouterResponder<VoicemsgRequestContext>>
 
-    init() async throws {
-        let fixture = try await APITestApp { $0.maxUploadBytes = 64 * 1024 }
-        (directory, store, app) = (fixture.directory, fixture.store, fixture.app)
-    }
-
-    /// The reason in Hummingbird's error body, `{"error":{"message":…}}`.
-    static func reason(_ response: TestResponse) throws -> String {
-        struct Body: Decodable {
-            struct Error: Decodable { var message: String }
-            var error: Error
-        }
-        return try json(Body.self, response).error.message
-    }
-
-    func createRun(_ client: some TestClientProtocol, planned: Double?) async throws -> CreateRunResponse {
-        let body = planned.map { "{\"title\":\"Run\",\"plannedDistanceMeters\":\($0)}" } ?? "{\"title\":\"Open\"}"
-        let response = try await client.execute(
-            uri: "/v1/runs", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: body))
-        try #require(response.status == .created)
-        return try Self.json(CreateRunResponse.self, response)
+    init() throws {
+        server = try TestServer { $0.api.maxUploadBytes = 64 * 1024 }
+        store = server.store
     }
 
     func upload(_ client: some TestClientProtocol, run: CreateRunResponse, marker: String, sender: String = "Ann")
@@ -42,42 +24,42 @@ import TestSupport
     {
         let query = "marker=\(marker.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&sender=\(sender)"
         return try await client.execute(
-            uri: "/v1/runs/\(run.id)/messages?\(query)", method: .post, headers: Self.bearer(run.inviteToken),
+            uri: "/v1/runs/\(run.id)/messages?\(query)", method: .post, headers: bearer(run.inviteToken),
             body: ByteBuffer(bytes: [UInt8](repeating: 7, count: 100)))
     }
 
     /// The plan page sends the runner's name with the run; friends see it, and a blank name
     /// is no name. A name is held to the same rules as a title.
     @Test func theRunnersNameIsKeptAndShownToFriends() async throws {
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
             func create(_ body: String) async throws -> TestResponse {
                 try await client.execute(
                     uri: "/v1/runs", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: body))
             }
-            let named = try Self.json(
+            let named = try json(
                 CreateRunResponse.self, try await create(#"{"title":"Sunday long run","plannedDistanceMeters":15000,"runnerName":"Sam"}"#))
-            let info = try await client.execute(uri: "/v1/runs/\(named.id)", method: .get, headers: Self.bearer(named.inviteToken))
-            #expect(try Self.json(RunInfoResponse.self, info).runnerName == "Sam")
+            let info = try await client.execute(uri: "/v1/runs/\(named.id)", method: .get, headers: bearer(named.inviteToken))
+            #expect(try json(RunInfoResponse.self, info).runnerName == "Sam")
 
-            let blank = try Self.json(CreateRunResponse.self, try await create(#"{"title":"Run","runnerName":""}"#))
-            let blankInfo = try await client.execute(uri: "/v1/runs/\(blank.id)", method: .get, headers: Self.bearer(blank.ownerToken))
-            #expect(try Self.json(RunInfoResponse.self, blankInfo).runnerName == nil)
+            let blank = try json(CreateRunResponse.self, try await create(#"{"title":"Run","runnerName":""}"#))
+            let blankInfo = try await client.execute(uri: "/v1/runs/\(blank.id)", method: .get, headers: bearer(blank.ownerToken))
+            #expect(try json(RunInfoResponse.self, blankInfo).runnerName == nil)
 
             let refused = try await create(#"{"title":"Run","runnerName":"Sam\u0007"}"#)
             #expect(refused.status == .badRequest)
-            #expect(try Self.reason(refused).contains("runnerName"))
+            #expect(try reason(refused).contains("runnerName"))
         }
     }
 
     @Test func runInfoShowsTheRunPresetsAndLimitsToInviteAndOwner() async throws {
-        try await app.test(.router) { client in
-            let run = try await createRun(client, planned: 21_097)
+        try await server.app.test(.router) { client in
+            let run = try await client.createRun(planned: 21_097)
             let path = "/v1/runs/\(run.id)"
             for token in [run.inviteToken, run.ownerToken] {
-                let response = try await client.execute(uri: path, method: .get, headers: Self.bearer(token))
+                let response = try await client.execute(uri: path, method: .get, headers: bearer(token))
                 #expect(response.status == .ok)
                 #expect(response.headers[.cacheControl] == "private, no-store")
-                let info = try Self.json(RunInfoResponse.self, response)
+                let info = try json(RunInfoResponse.self, response)
                 #expect(info.id == run.id)
                 #expect(info.title == "Run")
                 #expect(info.plannedDistanceMeters == 21_097)
@@ -88,9 +70,9 @@ import TestSupport
                 #expect(info.limits.maxSeconds == InputLimits.default.maximumDurationSeconds)
             }
             #expect(try await client.execute(uri: path, method: .get).status == .unauthorized)
-            #expect(try await client.execute(uri: path, method: .get, headers: Self.bearer("wrong")).status == .forbidden)
-            let other = try await createRun(client, planned: 5000)
-            #expect(try await client.execute(uri: path, method: .get, headers: Self.bearer(other.inviteToken)).status == .forbidden)
+            #expect(try await client.execute(uri: path, method: .get, headers: bearer("wrong")).status == .forbidden)
+            let other = try await client.createRun(planned: 5000)
+            #expect(try await client.execute(uri: path, method: .get, headers: bearer(other.inviteToken)).status == .forbidden)
         }
     }
 
@@ -110,38 +92,38 @@ import TestSupport
         (0, "halfway"), (0, "3km"),
     ])
     func resolveGivesTheUploadsVerdict(planned: Double, marker: String) async throws {
-        try await app.test(.router) { client in
-            let run = try await createRun(client, planned: planned > 0 ? planned : nil)
+        try await server.app.test(.router) { client in
+            let run = try await client.createRun(planned: planned > 0 ? planned : nil)
             let encoded = marker.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             let resolved = try await client.execute(
                 uri: "/v1/runs/\(run.id)/markers/resolve?marker=\(encoded)", method: .get,
-                headers: Self.bearer(run.inviteToken))
+                headers: bearer(run.inviteToken))
             let uploaded = try await upload(client, run: run, marker: marker)
             if uploaded.status == .accepted {
                 #expect(resolved.status == .ok, "\(marker): the upload took it, resolve refused it")
-                let resolution = try Self.json(MarkerResolution.self, resolved)
-                let id = try Self.json(UploadResponse.self, uploaded).id
+                let resolution = try json(MarkerResolution.self, resolved)
+                let id = try json(UploadResponse.self, uploaded).id
                 let stored = try #require(try await store.message(id: id))
                 #expect(resolution.canonical == stored.marker)
                 #expect(resolution.meters == stored.markerMeters)
             } else {
                 #expect(uploaded.status == .badRequest)
                 #expect(resolved.status == .badRequest, "\(marker): the upload refused it, resolve took it")
-                #expect(try Self.reason(resolved) == Self.reason(uploaded))
+                #expect(try reason(resolved) == reason(uploaded))
             }
         }
     }
 
     @Test func resolveWithoutAMarkerAnswersAsTheUploadDoes() async throws {
-        try await app.test(.router) { client in
-            let run = try await createRun(client, planned: 10_000)
+        try await server.app.test(.router) { client in
+            let run = try await client.createRun(planned: 10_000)
             let resolved = try await client.execute(
-                uri: "/v1/runs/\(run.id)/markers/resolve", method: .get, headers: Self.bearer(run.inviteToken))
+                uri: "/v1/runs/\(run.id)/markers/resolve", method: .get, headers: bearer(run.inviteToken))
             let uploaded = try await client.execute(
-                uri: "/v1/runs/\(run.id)/messages", method: .post, headers: Self.bearer(run.inviteToken),
+                uri: "/v1/runs/\(run.id)/messages", method: .post, headers: bearer(run.inviteToken),
                 body: ByteBuffer(bytes: [1, 2, 3]))
             #expect(resolved.status == .badRequest)
-            #expect(try Self.reason(resolved) == Self.reason(uploaded))
+            #expect(try reason(resolved) == reason(uploaded))
             #expect(
                 try await client.execute(uri: "/v1/runs/\(run.id)/markers/resolve?marker=5km", method: .get).status
                     == .unauthorized)
@@ -149,8 +131,8 @@ import TestSupport
     }
 
     @Test func runMessagesListsEveryStateInMarkerOrderForTheOwnerOnly() async throws {
-        try await app.test(.router) { client in
-            let run = try await createRun(client, planned: 21_097)
+        try await server.app.test(.router) { client in
+            let run = try await client.createRun(planned: 21_097)
             for marker in ["finish", "5km", "halfway", "1km"] {
                 try #require(try await upload(client, run: run, marker: marker).status == .accepted)
             }
@@ -162,10 +144,10 @@ import TestSupport
 
             let path = "/v1/runs/\(run.id)/messages"
             #expect(try await client.execute(uri: path, method: .get).status == .unauthorized)
-            #expect(try await client.execute(uri: path, method: .get, headers: Self.bearer(run.inviteToken)).status == .forbidden)
-            let response = try await client.execute(uri: path, method: .get, headers: Self.bearer(run.ownerToken))
+            #expect(try await client.execute(uri: path, method: .get, headers: bearer(run.inviteToken)).status == .forbidden)
+            let response = try await client.execute(uri: path, method: .get, headers: bearer(run.ownerToken))
             #expect(response.status == .ok)
-            let list = try Self.json(RunMessagesResponse.self, response).messages
+            let list = try json(RunMessagesResponse.self, response).messages
             #expect(list.map(\.marker) == ["1000m", "5000m", "50%", "finish"])
             #expect(list.map(\.markerMeters) == list.map(\.markerMeters).sorted())
             #expect(Set(list.map(\.status)) == [.ready, .failed, .queued])
@@ -174,14 +156,14 @@ import TestSupport
 
             // Unchanged: 304 for the ETag; changed: a new ETag.
             let etag = try #require(response.headers[.eTag])
-            var headers = Self.bearer(run.ownerToken)
+            var headers = bearer(run.ownerToken)
             headers[.ifNoneMatch] = etag
             #expect(try await client.execute(uri: path, method: .get, headers: headers).status == .notModified)
             try #require(try await upload(client, run: run, marker: "2km").status == .accepted)
             let changed = try await client.execute(uri: path, method: .get, headers: headers)
             #expect(changed.status == .ok)
             #expect(changed.headers[.eTag] != etag)
-            #expect(try Self.json(RunMessagesResponse.self, changed).messages.count == 5)
+            #expect(try json(RunMessagesResponse.self, changed).messages.count == 5)
         }
     }
 }

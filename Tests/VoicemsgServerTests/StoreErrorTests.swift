@@ -26,20 +26,20 @@ import Testing
     }
 
     @Test func aFullDatabaseIsStorageFullAnd507WithNothingStored() async throws {
-        let fixture = try await APITestApp { $0.runCreationsPerMinute = 1000 }
-        let store = fixture.store
-        let (run, _, invite) = try await makeRun(in: store)
-        try await Self.capAtItsPages(store)
+        let server = try TestServer { $0.api.runCreationsPerMinute = 1000 }
+        let store = server.store
+        try await server.app.test(.router) { client in
+            let (run, _, invite) = try await makeRun(in: store)
+            try await Self.capAtItsPages(store)
 
-        let refused = await #expect(throws: StoreError.self) {
-            try await enqueue(in: store, runID: run.id, bytes: Data(count: 100_000))
-        }
-        #expect(refused?.code == .storageFull)
+            let refused = await #expect(throws: StoreError.self) {
+                try await enqueue(in: store, runID: run.id, bytes: Data(count: 100_000))
+            }
+            #expect(refused?.code == .storageFull)
 
-        try await fixture.app.test(.router) { client in
             let upload = try await client.execute(
                 uri: "/v1/runs/\(run.id)/messages?marker=1km", method: .post,
-                headers: [.authorization: "Bearer \(invite)"], body: ByteBuffer(bytes: [UInt8](repeating: 7, count: 100_000)))
+                headers: bearer(invite), body: ByteBuffer(bytes: [UInt8](repeating: 7, count: 100_000)))
             #expect(upload.status.code == 507)
             #expect(String(buffer: upload.body).contains("nothing was stored"), "\(String(buffer: upload.body))")
 
@@ -58,8 +58,8 @@ import Testing
             #expect(statuses.last == 507, "\(statuses)")
             #expect(statuses.dropLast().allSatisfy { $0 == 201 }, "\(statuses)")
             #expect(last.contains("nothing was changed"), "\(last)")
+            #expect(try await store.messages(runID: run.id).isEmpty)
         }
-        #expect(try await store.messages(runID: run.id).isEmpty)
     }
 
     /// Writes `status` into a message's row behind the store's back, as a newer version with a

@@ -10,43 +10,23 @@ import TestSupport
 /// Each admission limit refuses the upload past it, with a JSON error and (where waiting helps)
 /// `Retry-After`, and stores nothing for it.
 @Suite struct UploadAdmissionTests {
-    /// An API with small limits, on a fresh SQLite store.
-    static func makeApp(_ change: (inout APIConfiguration) -> Void) async throws
-        -> (Store, Application<RouterResponder<VoicemsgRequestContext>>, TemporaryDirectory)
-    {
-        let fixture = try await APITestApp(change)
-        return (fixture.store, fixture.app, fixture.directory)
-    }
-
-    static func createRun(_ client: some TestClientProtocol) async throws -> CreateRunResponse {
-        let response = try await client.execute(
-            uri: "/v1/runs", method: .post, headers: [.contentType: "application/json"],
-            body: ByteBuffer(string: #"{"title":"Limits"}"#))
-        return try JSONDecoder().decode(CreateRunResponse.self, from: Data(buffer: response.body))
-    }
-
     static func upload(_ client: some TestClientProtocol, run: String, token: String) async throws -> TestResponse {
         try await client.execute(
             uri: "/v1/runs/\(run)/messages?marker=1km", method: .post,
-            headers: [.authorization: "Bearer \(token)"], body: ByteBuffer(bytes: [UInt8](repeating: 7, count: 1000)))
-    }
-
-    static func errorMessage(_ response: TestResponse) throws -> String {
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
-        return try #require((object["error"] as? [String: Any])?["message"] as? String)
+            headers: bearer(token), body: ByteBuffer(bytes: [UInt8](repeating: 7, count: 1000)))
     }
 
     @Test func fullQueueGets503WithRetryAfter() async throws {
-        let (store, app, directory) = try await Self.makeApp { $0.maxQueueDepth = 2 }
-        defer { withExtendedLifetime(directory) {} }
-        try await app.test(.router) { client in
-            let run = try await Self.createRun(client)
+        let server = try TestServer { $0.api.maxQueueDepth = 2 }
+        let store = server.store
+        try await server.app.test(.router) { client in
+            let run = try await client.createRun(title: "Limits", planned: nil)
             #expect(try await Self.upload(client, run: run.id, token: run.inviteToken).status == .accepted)
             #expect(try await Self.upload(client, run: run.id, token: run.inviteToken).status == .accepted)
             let refused = try await Self.upload(client, run: run.id, token: run.inviteToken)
             #expect(refused.status == .serviceUnavailable)
             #expect(refused.headers[.retryAfter].flatMap(Int.init) ?? 0 > 0)
-            #expect(try Self.errorMessage(refused).contains("queue is full"))
+            #expect(try reason(refused).contains("queue is full"))
             #expect(try await store.messages(runID: run.id).count == 2)
             // A processed job leaves the queue, so uploads are admitted again.
             let claim = try #require(try await store.claim(workerID: "t", leaseSeconds: 30))
@@ -56,17 +36,17 @@ import TestSupport
     }
 
     @Test func tokenPastItsRateGets429WithRetryAfter() async throws {
-        let (store, app, directory) = try await Self.makeApp { $0.uploadsPerMinutePerToken = 3 }
-        defer { withExtendedLifetime(directory) {} }
-        try await app.test(.router) { client in
-            let run = try await Self.createRun(client)
+        let server = try TestServer { $0.api.uploadsPerMinutePerToken = 3 }
+        let store = server.store
+        try await server.app.test(.router) { client in
+            let run = try await client.createRun(title: "Limits", planned: nil)
             for _ in 0..<3 {
                 #expect(try await Self.upload(client, run: run.id, token: run.inviteToken).status == .accepted)
             }
             let refused = try await Self.upload(client, run: run.id, token: run.inviteToken)
             #expect(refused.status == .tooManyRequests)
             #expect(refused.headers[.retryAfter].flatMap(Int.init) ?? 0 > 0)
-            #expect(try Self.errorMessage(refused).contains("3 uploads a minute"))
+            #expect(try reason(refused).contains("3 uploads a minute"))
             // The limit is per token: the owner's token still has its own.
             #expect(try await Self.upload(client, run: run.id, token: run.ownerToken).status == .accepted)
             #expect(try await store.messages(runID: run.id).count == 4)
@@ -74,17 +54,17 @@ import TestSupport
     }
 
     @Test func runPastItsMessageLimitGets409() async throws {
-        let (store, app, directory) = try await Self.makeApp { $0.maxMessagesPerRun = 2 }
-        defer { withExtendedLifetime(directory) {} }
-        try await app.test(.router) { client in
-            let run = try await Self.createRun(client)
+        let server = try TestServer { $0.api.maxMessagesPerRun = 2 }
+        let store = server.store
+        try await server.app.test(.router) { client in
+            let run = try await client.createRun(title: "Limits", planned: nil)
             #expect(try await Self.upload(client, run: run.id, token: run.inviteToken).status == .accepted)
             #expect(try await Self.upload(client, run: run.id, token: run.inviteToken).status == .accepted)
             let refused = try await Self.upload(client, run: run.id, token: run.inviteToken)
             #expect(refused.status == .conflict)
-            #expect(try Self.errorMessage(refused).contains("the most a run may hold"))
+            #expect(try reason(refused).contains("the most a run may hold"))
             // Another run has its own count.
-            let other = try await Self.createRun(client)
+            let other = try await client.createRun(title: "Limits", planned: nil)
             #expect(try await Self.upload(client, run: other.id, token: other.inviteToken).status == .accepted)
             #expect(try await store.messages(runID: run.id).count == 2)
         }
