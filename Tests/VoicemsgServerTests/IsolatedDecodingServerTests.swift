@@ -10,36 +10,31 @@ import TestSupport
 /// Acceptance, uploads through the isolated decoder: a JPEG or an HTML page is refused with 415
 /// and a reason at once; and a server whose decoder crashes on one upload fails that message
 /// after one attempt with a reason, stays up, and processes the next upload.
-@Suite(.serialized) struct IsolatedDecodingServerTests: CallsTheAPI {
+@Suite(.serialized) struct IsolatedDecodingServerTests {
 
     @Test func nonAudioUploadsGet415WithAReason() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try StoreLocation.sqlite(dataDirectory: directory.file("data")).open(logger: testLogger)
-        try await store.migrate()
-        let (runRecord, _, invite) = try await makeRun(in: store)
-        let app = Application(
-            router: VoicemsgAPI(store: store, metrics: ServerMetrics()).makeRouter(),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        let webm = directory.file("chrome.webm")
+        let server = try TestServer()
+        let webm = server.directory.file("chrome.webm")
         try Tool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "libopus", "-f", "webm", webm])
         let bodies: [(String, [UInt8], HTTPResponse.Status, String?)] = [
             ("JPEG", [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [UInt8](repeating: 0, count: 500), .unsupportedMediaType, "a JPEG image"),
             ("HTML", Array("<!DOCTYPE html>\n<html><head><title>Sign in</title></head></html>".utf8), .unsupportedMediaType, "an HTML page"),
             ("WebM", [UInt8](try Data(contentsOf: URL(fileURLWithPath: webm))), .accepted, nil),
         ]
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
+            let (runRecord, _, invite) = try await makeRun(in: server.store)
             for (name, bytes, status, words) in bodies {
                 let response = try await client.execute(
                     uri: "/v1/runs/\(runRecord.id)/messages?marker=5km", method: .post,
-                    headers: Self.bearer(invite), body: ByteBuffer(bytes: bytes))
+                    headers: bearer(invite), body: ByteBuffer(bytes: bytes))
                 let text = String(buffer: response.body)
                 print("\(name) upload: \(response.status.code) \(text)")
                 #expect(response.status == status, "\(name): \(text)")
                 if let words { #expect(text.contains(words), "\(name): \(text)") }
             }
+            // Only the recording was queued.
+            #expect(try await server.store.messages(runID: runRecord.id).count == 1)
         }
-        // Only the recording was queued.
-        #expect(try await store.messages(runID: runRecord.id).count == 1)
     }
 
     @Test func crashingDecoderFailsOneMessageAndTheWorkerGoesOn() async throws {
@@ -61,7 +56,7 @@ import TestSupport
             $0.queue.retryBaseDelay = .milliseconds(200)
         }.live { server in
             let runInfo = try await server.createRun(title: "Crash test", planned: 10000)
-            let auth = Self.bearer(runInfo.inviteToken)
+            let auth = bearer(runInfo.inviteToken)
             func upload(_ file: String) async throws -> String {
                 let answer = try await server.upload("/v1/runs/\(runInfo.id)/messages?marker=5km", file: file, headers: auth)
                 return try JSONDecoder().decode(UploadResponse.self, from: answer.body).id

@@ -9,36 +9,11 @@ import TestSupport
 
 /// What one message's endpoints allow, on both backends: the sender token, deletion, the played
 /// report and the long poll. Jobs are claimed and completed by hand.
-@Suite struct MessageAPITests: CallsTheAPI {
+@Suite struct MessageAPITests {
     typealias Client = any TestClientProtocol
 
-    /// Runs `body` against the API over a fresh store, or returns when PostgreSQL is absent.
-    func withAPI(_ backend: Backend, _ body: @escaping @Sendable (Client, Store) async throws -> Void) async throws {
-        let directory = try TemporaryDirectory()
-        let location = try backend.makeLocation(in: directory)
-        try await withAPI(at: location, body)
-    }
-
-    /// Runs `body` against the API over the store at `location`.
-    func withAPI(at location: StoreLocation, _ body: @escaping @Sendable (Client, Store) async throws -> Void) async throws {
-        let open = try await OpenStore.open(location)
-        let router = VoicemsgAPI(store: open.store, metrics: ServerMetrics()).makeRouter()
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        do {
-            try await app.test(.router) { client in try await body(client, open.store) }
-        } catch {
-            await open.close()
-            throw error
-        }
-        await open.close()
-    }
-
     static func createRun(_ client: Client) async throws -> CreateRunResponse {
-        let response = try await client.execute(
-            uri: "/v1/runs", method: .post, headers: [.contentType: "application/json"],
-            body: ByteBuffer(string: "{\"title\":\"Half\",\"plannedDistanceMeters\":21097}"))
-        #expect(response.status == .created)
-        return try json(CreateRunResponse.self, response)
+        try await client.createRun(title: "Half", planned: 21_097)
     }
 
     static func upload(_ client: Client, run: String, token: String, key: String? = nil) async throws -> TestResponse {
@@ -83,9 +58,11 @@ import TestSupport
     @Test func uploadReturnsASenderTokenOnlyWhenItCreatesTheMessageOnSQLite() async throws { try await uploadReturnsASenderTokenOnlyWhenItCreatesTheMessage(.sqlite) }
     @Test(.needsPostgreSQL) func uploadReturnsASenderTokenOnlyWhenItCreatesTheMessageOnPostgreSQL() async throws { try await uploadReturnsASenderTokenOnlyWhenItCreatesTheMessage(.postgres) }
     private func uploadReturnsASenderTokenOnlyWhenItCreatesTheMessage(_ backend: Backend) async throws {
-        try await withAPI(backend) { client, store in
+        let server = try TestServer(backend)
+        try await server.app.test(.router) { client in
+            let store = server.store
             let run = try await Self.createRun(client)
-            let first = try Self.json(
+            let first = try json(
                 UploadResponse.self, try await Self.upload(client, run: run.id, token: run.inviteToken, key: "k1"))
             let token = try #require(first.senderToken)
             #expect(token.count == 43)
@@ -96,21 +73,23 @@ import TestSupport
             // The replay gets the same message and no new token; the first one still works.
             let replayResponse = try await Self.upload(client, run: run.id, token: run.inviteToken, key: "k1")
             #expect(replayResponse.status == .accepted)
-            let replay = try Self.json(UploadResponse.self, replayResponse)
+            let replay = try json(UploadResponse.self, replayResponse)
             #expect(replay.id == first.id)
             #expect(replay.senderToken == nil)
             #expect(!String(buffer: replayResponse.body).contains("senderToken"))
             #expect(try await store.message(id: first.id)?.senderTokenHash == SecureIdentifier.hash(token: token))
             let status = try await Self.get(client, "/v1/messages/\(first.id)", token)
             #expect(status.status == .ok)
-            #expect(try Self.json(MessageResponse.self, status).id == first.id)
+            #expect(try json(MessageResponse.self, status).id == first.id)
         }
     }
 
     @Test func senderTokenReachesItsOwnMessageOnlyOnSQLite() async throws { try await senderTokenReachesItsOwnMessageOnly(.sqlite) }
     @Test(.needsPostgreSQL) func senderTokenReachesItsOwnMessageOnlyOnPostgreSQL() async throws { try await senderTokenReachesItsOwnMessageOnly(.postgres) }
     private func senderTokenReachesItsOwnMessageOnly(_ backend: Backend) async throws {
-        try await withAPI(backend) { client, store in
+        let server = try TestServer(backend)
+        try await server.app.test(.router) { client in
+            let store = server.store
             let run = try await Self.createRun(client)
             let mine = try await Self.send(client, run: run)
             let theirs = try await Self.send(client, run: run)
@@ -145,7 +124,9 @@ import TestSupport
     @Test func inviteTokenCannotDeleteListOrPlayMessagesOnSQLite() async throws { try await inviteTokenCannotDeleteListOrPlayMessages(.sqlite) }
     @Test(.needsPostgreSQL) func inviteTokenCannotDeleteListOrPlayMessagesOnPostgreSQL() async throws { try await inviteTokenCannotDeleteListOrPlayMessages(.postgres) }
     private func inviteTokenCannotDeleteListOrPlayMessages(_ backend: Backend) async throws {
-        try await withAPI(backend) { client, store in
+        let server = try TestServer(backend)
+        try await server.app.test(.router) { client in
+            let store = server.store
             let run = try await Self.createRun(client)
             let message = try await Self.send(client, run: run)
             try await Self.completeAll(store)
@@ -166,7 +147,9 @@ import TestSupport
     @Test func deleteRemovesTheMessageItsAudioAndItsJobOnSQLite() async throws { try await deleteRemovesTheMessageItsAudioAndItsJob(.sqlite) }
     @Test(.needsPostgreSQL) func deleteRemovesTheMessageItsAudioAndItsJobOnPostgreSQL() async throws { try await deleteRemovesTheMessageItsAudioAndItsJob(.postgres) }
     private func deleteRemovesTheMessageItsAudioAndItsJob(_ backend: Backend) async throws {
-        try await withAPI(backend) { client, store in
+        let server = try TestServer(backend)
+        try await server.app.test(.router) { client in
+            let store = server.store
             let run = try await Self.createRun(client)
             let ready = try await Self.send(client, run: run)
             try await Self.completeAll(store)
@@ -179,7 +162,7 @@ import TestSupport
             #expect(try await Self.get(client, "/v1/messages/\(ready.id)", run.ownerToken).status == .notFound)
             #expect(try await Self.get(client, "/v1/messages/\(ready.id)/audio", run.ownerToken).status == .notFound)
             #expect(try await store.audio(messageID: ready.id) == nil)
-            let manifest = try Self.json(
+            let manifest = try json(
                 ManifestResponse.self, try await Self.get(client, "/v1/runs/\(run.id)/manifest", run.ownerToken))
             #expect(manifest.messages.isEmpty)
             #expect(manifest.pending == 2)
@@ -198,7 +181,9 @@ import TestSupport
     @Test func aMessageDeletedWhileProcessingStaysDeletedOnSQLite() async throws { try await aMessageDeletedWhileProcessingStaysDeleted(.sqlite) }
     @Test(.needsPostgreSQL) func aMessageDeletedWhileProcessingStaysDeletedOnPostgreSQL() async throws { try await aMessageDeletedWhileProcessingStaysDeleted(.postgres) }
     private func aMessageDeletedWhileProcessingStaysDeleted(_ backend: Backend) async throws {
-        try await withAPI(backend) { client, store in
+        let server = try TestServer(backend)
+        try await server.app.test(.router) { client in
+            let store = server.store
             let run = try await Self.createRun(client)
             let message = try await Self.send(client, run: run)
             let claim = try #require(try await store.claim(workerID: "w", leaseSeconds: 30))
@@ -211,7 +196,7 @@ import TestSupport
             #expect(try await store.message(id: message.id) == nil)
             #expect(try await store.audio(messageID: message.id) == nil)
             #expect(try await store.statusCounts().isEmpty)
-            let manifest = try Self.json(
+            let manifest = try json(
                 ManifestResponse.self, try await Self.get(client, "/v1/runs/\(run.id)/manifest", run.ownerToken))
             #expect(manifest.messages.isEmpty && manifest.pending == 0 && manifest.failed == 0)
         }
@@ -222,7 +207,9 @@ import TestSupport
     @Test func playedIsRecordedOnceAndShownInTheStatusOnSQLite() async throws { try await playedIsRecordedOnceAndShownInTheStatus(.sqlite) }
     @Test(.needsPostgreSQL) func playedIsRecordedOnceAndShownInTheStatusOnPostgreSQL() async throws { try await playedIsRecordedOnceAndShownInTheStatus(.postgres) }
     private func playedIsRecordedOnceAndShownInTheStatus(_ backend: Backend) async throws {
-        try await withAPI(backend) { client, store in
+        let server = try TestServer(backend)
+        try await server.app.test(.router) { client in
+            let store = server.store
             let run = try await Self.createRun(client)
             let message = try await Self.send(client, run: run)
             let early = try await Self.played(client, message.id, run.ownerToken, "{\"atMeters\":100,\"runSeconds\":30}")
@@ -232,7 +219,7 @@ import TestSupport
 
             let first = try await Self.played(client, message.id, run.ownerToken, "{\"atMeters\":21100,\"runSeconds\":6727}")
             #expect(first.status == .ok)
-            let reported = try Self.json(MessageResponse.self, first)
+            let reported = try json(MessageResponse.self, first)
             #expect(reported.playedAtMeters == 21100)
             #expect(reported.playedAtRunSeconds == 6727)
             let playedAt = try #require(reported.playedAt)
@@ -242,13 +229,13 @@ import TestSupport
             // The app reports again, with other numbers: the first report stands.
             let again = try await Self.played(client, message.id, run.ownerToken, "{\"atMeters\":22000,\"runSeconds\":7000}")
             #expect(again.status == .ok)
-            let repeated = try Self.json(MessageResponse.self, again)
+            let repeated = try json(MessageResponse.self, again)
             #expect(repeated.playedAt == playedAt)
             #expect(repeated.playedAtMeters == 21100)
             #expect(repeated.playedAtRunSeconds == 6727)
 
             // The sender sees when they were heard.
-            let status = try Self.json(
+            let status = try json(
                 MessageResponse.self, try await Self.get(client, "/v1/messages/\(message.id)", message.token))
             #expect(status.playedAt == playedAt)
             #expect(status.playedAtMeters == 21100)
@@ -262,7 +249,9 @@ import TestSupport
         "{\"atMeters\":1,\"runSeconds\":1e9}", "{\"atMeters\":\"5km\",\"runSeconds\":1}",
     ])
     func badPlayedReportsGet400AndChangeNothing(_ body: String) async throws {
-        try await withAPI(.sqlite) { client, store in
+        let server = try TestServer(.sqlite)
+        try await server.app.test(.router) { client in
+            let store = server.store
             let run = try await Self.createRun(client)
             let message = try await Self.send(client, run: run)
             try await Self.completeAll(store)
@@ -277,13 +266,15 @@ import TestSupport
     @Test func longPollAnswersAtOnceWhenTheStatusDiffersOnSQLite() async throws { try await longPollAnswersAtOnceWhenTheStatusDiffers(.sqlite) }
     @Test(.needsPostgreSQL) func longPollAnswersAtOnceWhenTheStatusDiffersOnPostgreSQL() async throws { try await longPollAnswersAtOnceWhenTheStatusDiffers(.postgres) }
     private func longPollAnswersAtOnceWhenTheStatusDiffers(_ backend: Backend) async throws {
-        try await withAPI(backend) { client, store in
+        let server = try TestServer(backend)
+        try await server.app.test(.router) { client in
+            let store = server.store
             let run = try await Self.createRun(client)
             let message = try await Self.send(client, run: run)
             let path = "/v1/messages/\(message.id)"
             let response = try await Self.get(client, path + "?wait=30&status=processing", message.token)
             #expect(response.status == .ok)
-            #expect(try Self.json(MessageResponse.self, response).status == .queued)
+            #expect(try json(MessageResponse.self, response).status == .queued)
             for query in ["wait=31&status=queued", "wait=-1&status=queued", "wait=soon&status=queued", "wait=5&status=done"] {
                 #expect(try await Self.get(client, "\(path)?\(query)", message.token).status == .badRequest, "\(query)")
             }
@@ -296,7 +287,9 @@ import TestSupport
     @Test func longPollWakesWhenTheStatusChangesOnSQLite() async throws { try await longPollWakesWhenTheStatusChanges(.sqlite) }
     @Test(.needsPostgreSQL) func longPollWakesWhenTheStatusChangesOnPostgreSQL() async throws { try await longPollWakesWhenTheStatusChanges(.postgres) }
     private func longPollWakesWhenTheStatusChanges(_ backend: Backend) async throws {
-        try await withAPI(backend) { client, store in
+        let server = try TestServer(backend)
+        try await server.app.test(.router) { client in
+            let store = server.store
             let run = try await Self.createRun(client)
             let message = try await Self.send(client, run: run)
             let path = "/v1/messages/\(message.id)?wait=30&status="
@@ -306,17 +299,17 @@ import TestSupport
             #expect(try await eventually(within: 20) { store.changes.waiterCount > 0 })
             let claim = try #require(try await store.claim(workerID: "w", leaseSeconds: 30))
             let first = try await processing.value
-            #expect(try Self.json(MessageResponse.self, first).status == .processing)
+            #expect(try json(MessageResponse.self, first).status == .processing)
 
             let ready = Task { try await Self.get(client, path + "processing", message.token) }
             #expect(try await eventually(within: 20) { store.changes.waiterCount > 0 })
             #expect(try await store.complete(claim, result: JobResult(audio: Data("OggS".utf8), durationSeconds: 1)))
-            #expect(try Self.json(MessageResponse.self, try await ready.value).status == .ready)
+            #expect(try json(MessageResponse.self, try await ready.value).status == .ready)
 
             // Nothing changes: the poll ends after its wait with the status unchanged.
             let unchanged = try await Self.get(client, "/v1/messages/\(message.id)?wait=1&status=ready", message.token)
             #expect(unchanged.status == .ok)
-            #expect(try Self.json(MessageResponse.self, unchanged).status == .ready)
+            #expect(try json(MessageResponse.self, unchanged).status == .ready)
 
             let deleted = Task { try await Self.get(client, path + "ready", run.ownerToken) }
             #expect(try await eventually(within: 20) { store.changes.waiterCount > 0 })
@@ -330,26 +323,18 @@ import TestSupport
     @Test func longPollSeesChangesFromAnotherProcessOnSQLite() async throws { try await longPollSeesChangesFromAnotherProcess(.sqlite) }
     @Test(.needsPostgreSQL) func longPollSeesChangesFromAnotherProcessOnPostgreSQL() async throws { try await longPollSeesChangesFromAnotherProcess(.postgres) }
     private func longPollSeesChangesFromAnotherProcess(_ backend: Backend) async throws {
-        let directory = try TemporaryDirectory()
-        let location = try backend.makeLocation(in: directory)
-        let elsewhere = try await OpenStore.open(location)
-        do {
-            try await polledAcrossProcesses(location: location, elsewhere: elsewhere.store)
-        } catch {
-            await elsewhere.close()
-            throw error
-        }
-        await elsewhere.close()
-    }
-
-    func polledAcrossProcesses(location: StoreLocation, elsewhere: Store) async throws {
-        try await withAPI(at: location) { client, store in
-            let run = try await Self.createRun(client)
-            let message = try await Self.send(client, run: run)
-            let poll = Task { try await Self.get(client, "/v1/messages/\(message.id)?wait=30&status=queued", message.token) }
-            #expect(try await eventually(within: 20) { store.changes.waiterCount > 0 })
-            #expect(try await elsewhere.claim(workerID: "other machine", leaseSeconds: 30)?.messageID == message.id)
-            #expect(try Self.json(MessageResponse.self, try await poll.value).status == .processing)
+        let server = try TestServer(backend)
+        try await server.app.test(.router) { client in
+            let store = server.store
+            // The same data opened again, as another server or a worker process opens it.
+            try await withStore(at: server.configuration.store) { elsewhere in
+                let run = try await Self.createRun(client)
+                let message = try await Self.send(client, run: run)
+                let poll = Task { try await Self.get(client, "/v1/messages/\(message.id)?wait=30&status=queued", message.token) }
+                #expect(try await eventually(within: 20) { store.changes.waiterCount > 0 })
+                #expect(try await elsewhere.claim(workerID: "other machine", leaseSeconds: 30)?.messageID == message.id)
+                #expect(try json(MessageResponse.self, try await poll.value).status == .processing)
+            }
         }
     }
 }

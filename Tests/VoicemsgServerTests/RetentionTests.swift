@@ -13,7 +13,9 @@ import TestSupport
     @Test func aClockSetForwardDeletesFailedOriginalsAndKeepsReadyMessagesOnSQLite() async throws { try await aClockSetForwardDeletesFailedOriginalsAndKeepsReadyMessages(.sqlite) }
     @Test(.needsPostgreSQL) func aClockSetForwardDeletesFailedOriginalsAndKeepsReadyMessagesOnPostgreSQL() async throws { try await aClockSetForwardDeletesFailedOriginalsAndKeepsReadyMessages(.postgres) }
     private func aClockSetForwardDeletesFailedOriginalsAndKeepsReadyMessages(_ backend: Backend) async throws {
-        try await withStore(backend) { store, _ in
+        let server = try TestServer(backend)
+        let store = server.store
+        try await server.app.test(.router) { client in
             let (run, owner, invite) = try await makeRun(in: store)
             let failing = try await enqueue(in: store, runID: run.id, meters: 1000, bytes: Data(repeating: 1, count: 700))
             let ready = try await enqueue(in: store, runID: run.id, meters: 2000, bytes: Data(repeating: 2, count: 300))
@@ -44,55 +46,39 @@ import TestSupport
             #expect(try await store.records.message(id: waiting.id)?.status == .queued)
 
             // Through the API: the owner sees the storage and its dates, the invite does not.
-            let router = VoicemsgAPI(store: store, metrics: ServerMetrics()).makeRouter()
-            let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-            try await app.test(.router) { client in
-                let ownerInfo = try JSONDecoder().decode(
-                    RunInfoResponse.self,
-                    from: Data(buffer: try await client.execute(
-                        uri: "/v1/runs/\(run.id)", method: .get, headers: [.authorization: "Bearer \(owner)"]).body))
-                let storage = try #require(ownerInfo.storage)
-                #expect(storage.stored == after)
-                #expect(storage.failedOriginalsKeptSeconds == week)
-                let inviteInfo = try JSONDecoder().decode(
-                    RunInfoResponse.self,
-                    from: Data(buffer: try await client.execute(
-                        uri: "/v1/runs/\(run.id)", method: .get, headers: [.authorization: "Bearer \(invite)"]).body))
-                #expect(inviteInfo.storage == nil)
+            let ownerInfo = try json(
+                RunInfoResponse.self, try await client.execute(uri: "/v1/runs/\(run.id)", method: .get, headers: bearer(owner)))
+            let storage = try #require(ownerInfo.storage)
+            #expect(storage.stored == after)
+            #expect(storage.failedOriginalsKeptSeconds == week)
+            let inviteInfo = try json(
+                RunInfoResponse.self, try await client.execute(uri: "/v1/runs/\(run.id)", method: .get, headers: bearer(invite)))
+            #expect(inviteInfo.storage == nil)
 
-                // Deletion: only the owner, and then nothing is left.
-                let byInvite = try await client.execute(
-                    uri: "/v1/runs/\(run.id)", method: .delete, headers: [.authorization: "Bearer \(invite)"])
-                #expect(byInvite.status == .forbidden)
-                let byOwner = try await client.execute(
-                    uri: "/v1/runs/\(run.id)", method: .delete, headers: [.authorization: "Bearer \(owner)"])
-                #expect(byOwner.status == .noContent)
-                #expect(try await store.records.run(id: run.id) == nil)
-                #expect(try await store.records.messages(runID: run.id).isEmpty)
-                #expect(try await store.audio.audio(messageID: ready.id) == nil)
-                #expect(try await store.queue.storage(runID: run.id).originals == 0)
-                #expect(try await store.queue.claim(workerID: "w", leaseSeconds: 30) == nil)
-            }
+            // Deletion: only the owner, and then nothing is left.
+            let byInvite = try await client.execute(uri: "/v1/runs/\(run.id)", method: .delete, headers: bearer(invite))
+            #expect(byInvite.status == .forbidden)
+            let byOwner = try await client.execute(uri: "/v1/runs/\(run.id)", method: .delete, headers: bearer(owner))
+            #expect(byOwner.status == .noContent)
+            #expect(try await store.records.run(id: run.id) == nil)
+            #expect(try await store.records.messages(runID: run.id).isEmpty)
+            #expect(try await store.audio.audio(messageID: ready.id) == nil)
+            #expect(try await store.queue.storage(runID: run.id).originals == 0)
+            #expect(try await store.queue.claim(workerID: "w", leaseSeconds: 30) == nil)
         }
     }
 
     /// A failed message's storage info names when its upload will be deleted.
     @Test func theOwnerIsToldUntilWhenAFailedUploadIsKept() async throws {
-        let directory = try TemporaryDirectory()
-        let open = try await OpenStore.open(.sqlite(dataDirectory: directory.file("data")))
-        defer { Task { await open.close() } }
-        let (run, owner, _) = try await makeRun(in: open.store)
-        try await enqueue(in: open.store, runID: run.id)
-        let claim = try #require(try await open.store.queue.claim(workerID: "w", leaseSeconds: 30))
-        _ = try await open.store.queue.fail(claim, error: "silent", retryAfterSeconds: nil)
-        var configuration = APIConfiguration()
-        configuration.failedOriginalRetention = .seconds(3600)
-        let router = VoicemsgAPI(store: open.store, metrics: ServerMetrics(), configuration: configuration).makeRouter()
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await app.test(.router) { client in
-            let response = try await client.execute(
-                uri: "/v1/runs/\(run.id)", method: .get, headers: [.authorization: "Bearer \(owner)"])
-            let storage = try #require(try JSONDecoder().decode(RunInfoResponse.self, from: Data(buffer: response.body)).storage)
+        let server = try TestServer { $0.api.failedOriginalRetention = .seconds(3600) }
+        let store = server.store
+        try await server.app.test(.router) { client in
+            let (run, owner, _) = try await makeRun(in: store)
+            try await enqueue(in: store, runID: run.id)
+            let claim = try #require(try await store.queue.claim(workerID: "w", leaseSeconds: 30))
+            _ = try await store.queue.fail(claim, error: "silent", retryAfterSeconds: nil)
+            let response = try await client.execute(uri: "/v1/runs/\(run.id)", method: .get, headers: bearer(owner))
+            let storage = try #require(try json(RunInfoResponse.self, response).storage)
             let failedAt = try #require(storage.stored.oldestFailedOriginalAt)
             #expect(storage.nextFailedOriginalDeletionAt == failedAt + 3600)
             #expect(storage.lastFailedOriginalDeletionAt == failedAt + 3600)

@@ -16,7 +16,7 @@ import TestSupport
     typealias Client = API.Client
 
     static func list(_ client: Client, _ run: CreateRunResponse, wait: String?, etag: String?) async throws -> TestResponse {
-        var headers = API.bearer(run.ownerToken)
+        var headers = bearer(run.ownerToken)
         if let etag { headers[.ifNoneMatch] = etag }
         let query = wait.map { "?wait=\($0)" } ?? ""
         return try await client.execute(uri: "/v1/runs/\(run.id)/messages\(query)", method: .get, headers: headers)
@@ -38,11 +38,13 @@ import TestSupport
     @Test func listWaitsForAChangeAndAnswersWithTheNewListOnSQLite() async throws { try await listWaitsForAChangeAndAnswersWithTheNewList(.sqlite) }
     @Test(.needsPostgreSQL) func listWaitsForAChangeAndAnswersWithTheNewListOnPostgreSQL() async throws { try await listWaitsForAChangeAndAnswersWithTheNewList(.postgres) }
     private func listWaitsForAChangeAndAnswersWithTheNewList(_ backend: Backend) async throws {
-        try await API().withAPI(backend) { client, store in
+        let server = try TestServer(backend)
+        try await server.app.test(.router) { client in
+            let store = server.store
             let run = try await API.createRun(client)
             let empty = try await Self.list(client, run, wait: nil, etag: nil)
             let emptyTag = try #require(empty.headers[.eTag])
-            #expect(try API.json(RunMessagesResponse.self, empty).messages.isEmpty)
+            #expect(try json(RunMessagesResponse.self, empty).messages.isEmpty)
 
             // A stale ETag (or none) is answered at once, even with a wait.
             #expect(try await Self.list(client, run, wait: "30", etag: "\"stale\"").status == .ok)
@@ -54,7 +56,7 @@ import TestSupport
                 message = try await API.send(client, run: run)
             }
             #expect(added.status == .ok)
-            let addedList = try API.json(RunMessagesResponse.self, added).messages
+            let addedList = try json(RunMessagesResponse.self, added).messages
             #expect(addedList.map(\.id) == [try #require(message).id])
             #expect(addedList.map(\.status) == [.queued])
             let addedTag = try #require(added.headers[.eTag])
@@ -65,14 +67,14 @@ import TestSupport
             let processing = try await Self.poll(client, store, run, etag: addedTag) {
                 claim = try await store.claim(workerID: "w", leaseSeconds: 30)
             }
-            #expect(try API.json(RunMessagesResponse.self, processing).messages.map(\.status) == [.processing])
+            #expect(try json(RunMessagesResponse.self, processing).messages.map(\.status) == [.processing])
             let claimed = try #require(claim)
             var completed = false
             let ready = try await Self.poll(client, store, run, etag: try #require(processing.headers[.eTag])) {
                 completed = try await store.complete(claimed, result: JobResult(audio: Data("OggS".utf8), durationSeconds: 3))
             }
             #expect(completed)
-            let readyList = try API.json(RunMessagesResponse.self, ready).messages
+            let readyList = try json(RunMessagesResponse.self, ready).messages
             #expect(readyList.map(\.status) == [.ready])
             #expect(readyList.first?.durationSeconds == 3)
             let readyTag = try #require(ready.headers[.eTag])
@@ -90,14 +92,14 @@ import TestSupport
                 reported = try await API.played(client, id, run.ownerToken, #"{"atMeters": 5100, "runSeconds": 1800}"#).status
             }
             #expect(reported == .ok)
-            #expect(try API.json(RunMessagesResponse.self, played).messages.first?.playedAtMeters == 5100)
+            #expect(try json(RunMessagesResponse.self, played).messages.first?.playedAtMeters == 5100)
             var deletion: HTTPResponse.Status?
             let deleted = try await Self.poll(client, store, run, etag: try #require(played.headers[.eTag])) {
                 deletion = try await API.delete(client, id, run.ownerToken)
             }
             #expect(deletion == .noContent)
             #expect(deleted.status == .ok)
-            #expect(try API.json(RunMessagesResponse.self, deleted).messages.isEmpty)
+            #expect(try json(RunMessagesResponse.self, deleted).messages.isEmpty)
             #expect(deleted.headers[.eTag] == emptyTag, "the same list gives the same ETag")
         }
     }
@@ -107,7 +109,9 @@ import TestSupport
     @Test func anotherRunsUploadDoesNotEndThePollOnSQLite() async throws { try await anotherRunsUploadDoesNotEndThePoll(.sqlite) }
     @Test(.needsPostgreSQL) func anotherRunsUploadDoesNotEndThePollOnPostgreSQL() async throws { try await anotherRunsUploadDoesNotEndThePoll(.postgres) }
     private func anotherRunsUploadDoesNotEndThePoll(_ backend: Backend) async throws {
-        try await API().withAPI(backend) { client, store in
+        let server = try TestServer(backend)
+        try await server.app.test(.router) { client in
+            let store = server.store
             let run = try await API.createRun(client)
             let other = try await API.createRun(client)
             let tag = try #require(try await Self.list(client, run, wait: nil, etag: nil).headers[.eTag])
@@ -123,14 +127,14 @@ import TestSupport
     @Test func listWaitIsBoundedAndOwnerOnlyOnSQLite() async throws { try await listWaitIsBoundedAndOwnerOnly(.sqlite) }
     @Test(.needsPostgreSQL) func listWaitIsBoundedAndOwnerOnlyOnPostgreSQL() async throws { try await listWaitIsBoundedAndOwnerOnly(.postgres) }
     private func listWaitIsBoundedAndOwnerOnly(_ backend: Backend) async throws {
-        try await API().withAPI(backend) { client, _ in
+        try await TestServer(backend).app.test(.router) { client in
             let run = try await API.createRun(client)
             for wait in ["31", "-1", "soon", "nan", "inf"] {
                 let response = try await Self.list(client, run, wait: wait, etag: nil)
                 #expect(response.status == .badRequest, "wait=\(wait)")
                 #expect(String(buffer: response.body).contains("wait must be a number of seconds from 0 to 30"))
             }
-            var headers = API.bearer(run.inviteToken)
+            var headers = bearer(run.inviteToken)
             headers[.ifNoneMatch] = "\"x\""
             let invite = try await client.execute(uri: "/v1/runs/\(run.id)/messages?wait=1", method: .get, headers: headers)
             #expect(invite.status == .forbidden)
@@ -146,7 +150,9 @@ import TestSupport
     @Test func aWaitingSenderHearsThePlayedReportOnSQLite() async throws { try await aWaitingSenderHearsThePlayedReport(.sqlite) }
     @Test(.needsPostgreSQL) func aWaitingSenderHearsThePlayedReportOnPostgreSQL() async throws { try await aWaitingSenderHearsThePlayedReport(.postgres) }
     private func aWaitingSenderHearsThePlayedReport(_ backend: Backend) async throws {
-        try await API().withAPI(backend) { client, store in
+        let server = try TestServer(backend)
+        try await server.app.test(.router) { client in
+            let store = server.store
             let run = try await API.createRun(client)
             let message = try await API.send(client, run: run)
             try await API.completeAll(store)
@@ -162,7 +168,7 @@ import TestSupport
             #expect(try await eventually(within: 20) { answered.withLock { $0 } })
             let answer = try await poll.value
             #expect(answer.status == .ok)
-            let status = try API.json(MessageResponse.self, answer)
+            let status = try json(MessageResponse.self, answer)
             #expect(status.status == .ready)
             #expect(status.playedAtMeters == 21100)
             #expect(status.playedAtRunSeconds == 6727)

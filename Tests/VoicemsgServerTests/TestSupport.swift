@@ -134,9 +134,15 @@ func withStore(
     _ backend: Backend, _ body: (Store, TemporaryDirectory) async throws -> Void
 ) async throws {
     let directory = try TemporaryDirectory()
-    let open = try await OpenStore.open(try backend.makeLocation(in: directory))
+    try await withStore(at: try backend.makeLocation(in: directory)) { try await body($0, directory) }
+}
+
+/// Opens the store at `location` with its services running, runs `body` with it, and closes it
+/// before returning, whether `body` threw or not.
+func withStore(at location: StoreLocation, _ body: (Store) async throws -> Void) async throws {
+    let open = try await OpenStore.open(location)
     do {
-        try await body(open.store, directory)
+        try await body(open.store)
     } catch {
         await open.close()
         throw error

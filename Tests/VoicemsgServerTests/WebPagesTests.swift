@@ -29,15 +29,10 @@ import TestSupport
 
     static func htmlNames() -> [String] { WebAssets.byName.keys.filter { $0.hasSuffix(".html") }.sorted() }
 
-    let app: Application<RouterResponder<VoicemsgRequestContext>>
+    let server: TestServer
 
-    init() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try StoreLocation.sqlite(dataDirectory: directory.file("data")).open(logger: testLogger)
-        try await store.migrate()
-        app = Application(
-            router: VoicemsgAPI(store: store, metrics: ServerMetrics()).makeRouter(),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    init() throws {
+        server = try TestServer()
     }
 
     @Test func theEmbeddedFilesAreTheFilesInWeb() throws {
@@ -70,7 +65,7 @@ import TestSupport
 
     @Test(arguments: ["/r/", "/runs/"])
     func pagesComeWithTheirSecurityHeadersAndAnETag(prefix: String) async throws {
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
             let response = try await client.execute(uri: prefix + SecureIdentifier.makeID(), method: .get)
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "text/html; charset=utf-8")
@@ -102,7 +97,7 @@ import TestSupport
 
     /// The plan page is the site's front door: it may neither record nor follow the position.
     @Test func thePlanPageIsServedAtTheRootWithNoPowers() async throws {
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
             let response = try await client.execute(uri: "/", method: .get)
             #expect(response.status == .ok)
             #expect(Data(buffer: response.body) == WebAssets.byName["plan.html"]?.bytes)
@@ -115,7 +110,7 @@ import TestSupport
     /// The tracker's WebAssembly is served as WebAssembly, which streaming compilation needs,
     /// and the service worker may control the runner's pages and nothing wider.
     @Test func theTrackerAndTheServiceWorkerComeWithWhatTheBrowserNeeds() async throws {
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
             let wasm = try await client.execute(uri: "/static/run-tracking.wasm", method: .get)
             #expect(wasm.status == .ok)
             #expect(wasm.headers[.contentType] == "application/wasm")
@@ -129,7 +124,7 @@ import TestSupport
     }
 
     @Test func staticFilesHaveTheirTypesAndNothingElseIsServed() async throws {
-        try await app.test(.router) { client in
+        try await server.app.test(.router) { client in
             let expected = [
                 "record.js": "text/javascript; charset=utf-8", "tokens.css": "text/css; charset=utf-8",
                 "icon.svg": "image/svg+xml",
