@@ -25,12 +25,11 @@ struct DecoderIsolationLiveTests {
         let webm = server.directory.file("long.webm")
         try Fixtures.tone(seconds: 300, to: webm)
 
-        let port = try #require(Int32(exactly: server.port))
-        let connections = try (0..<4).map { _ in try OpenConnection(port: port) }
+        let connections = try (0..<4).map { _ in try RawSocket(port: server.port) }
         defer { for connection in connections { connection.close() } }
 
         let upload = try await server.request(
-            "/v1/runs/\(run.id)/messages?marker=5km", method: .post, headers: HTTPAnswer.bearer(run.inviteToken),
+            "/v1/runs/\(run.id)/messages?marker=5km", method: .post, headers: bearer(run.inviteToken),
             body: try Data(contentsOf: URL(fileURLWithPath: webm)))
         #expect(upload.status == 202, "\(upload.text)")
 
@@ -96,10 +95,10 @@ struct DecoderIsolationLiveTests {
     /// its server's SIGKILL, and a server started at once on the same port binds it.
     @Test func aLingeringDecoderDiesWithItsServer() async throws {
         let directory = try TemporaryDirectory()
-        let port = try Fixtures.freePort()
+        let port = try freeLoopbackPort()
         let faulty = try Tool.built("FaultyDecoder")
-        let server = try await KillableServer.start(port: port, directory: directory, index: 0, workers: 1, environment: ["VOICEMSG_DECODE": faulty])
-        _ = try await server.process.waitForPort()
+        let server = try await Self.startKillable(port: port, directory: directory, index: 0, workers: 1, environment: ["VOICEMSG_DECODE": faulty])
+        _ = try await server.waitForPort()
         let run = try await Self.createRun(port: port)
         let file = directory.file("linger.amr")
         try (Data("#!AMR\nFAULT:linger\n".utf8) + Data(repeating: 0x3C, count: 500)).write(to: URL(fileURLWithPath: file))
@@ -107,19 +106,19 @@ struct DecoderIsolationLiveTests {
 
         var children: [ProcessTable.Entry] = []
         _ = try await eventually(within: 60) {
-            children = ProcessTable.children(of: server.process.pid, named: "FaultyDecoder").filter { $0.seccompMode == 2 }
+            children = ProcessTable.children(of: server.pid, named: "FaultyDecoder").filter { $0.seccompMode == 2 }
             return !children.isEmpty
         }
-        try #require(!children.isEmpty, "the lingering decoder never started:\n\(server.process.log)")
-        server.process.send(SIGKILL)
-        _ = try await server.process.waitForExit(seconds: 10)
+        try #require(!children.isEmpty, "the lingering decoder never started:\n\(server.log)")
+        server.send(SIGKILL)
+        _ = try await server.waitForExit(seconds: 10)
         let gone = try await eventually(within: 2) { children.allSatisfy { ProcessTable.hasEnded($0.pid) } }
         #expect(gone, "still running 2 s after the server's SIGKILL: \(children.map(\.pid))")
 
-        let restarted = try await KillableServer.start(port: port, directory: directory, index: 1, workers: 0)
-        defer { Task { await restarted.process.stop() } }
-        let bound = try? await restarted.process.waitForPort()
-        #expect(bound == Int(port), "the restarted server did not bind \(port):\n\(restarted.process.log)")
+        let restarted = try await Self.startKillable(port: port, directory: directory, index: 1, workers: 0)
+        defer { Task { await restarted.stop() } }
+        let bound = try? await restarted.waitForPort()
+        #expect(bound == port, "the restarted server did not bind \(port):\n\(restarted.log)")
         for child in children where !ProcessTable.hasEnded(child.pid) { kill(child.pid, SIGKILL) }
     }
 
@@ -131,14 +130,14 @@ struct DecoderIsolationLiveTests {
     /// database passes its integrity check.
     @Test func killedAndRestartedTenTimesUnderUploads() async throws {
         let directory = try TemporaryDirectory()
-        let port = try Fixtures.freePort()
+        let port = try freeLoopbackPort()
         let m4a = directory.file("speech.m4a")
         let webm = directory.file("speech.webm")
         try Fixtures.speech(to: m4a)
         try Fixtures.speech(to: webm)
 
-        var servers = [try await KillableServer.start(port: port, directory: directory, index: 0, workers: 2)]
-        _ = try await servers[0].process.waitForPort()
+        var servers = [try await Self.startKillable(port: port, directory: directory, index: 0, workers: 2)]
+        _ = try await servers[0].waitForPort()
         let run = try await Self.createRun(port: port)
         let load = UploadLoad(port: port, run: run, files: [m4a, webm], clients: 4)
         load.start()
@@ -152,14 +151,14 @@ struct DecoderIsolationLiveTests {
             // Killed while a decoder child of this server is at work.
             var busy: [ProcessTable.Entry] = []
             _ = try await eventually(within: 30) {
-                busy = ProcessTable.children(of: current.process.pid, named: "voicemsg-decode")
+                busy = ProcessTable.children(of: current.pid, named: "voicemsg-decode")
                 return !busy.isEmpty
             }
-            current.process.send(SIGKILL)
-            _ = try await current.process.waitForExit(seconds: 10)
+            current.send(SIGKILL)
+            _ = try await current.waitForExit(seconds: 10)
             let killedAt = Date()
             // Started again at once, on the same port.
-            let next = try await KillableServer.start(port: port, directory: directory, index: round, workers: 2)
+            let next = try await Self.startKillable(port: port, directory: directory, index: round, workers: 2)
             servers.append(next)
 
             // Every decoder this server started: the ones seen, and any other whose input is
@@ -167,7 +166,7 @@ struct DecoderIsolationLiveTests {
             let ofThisServer = Set(busy.map(\.pid)).union(
                 ProcessTable.processes(named: "voicemsg-decode").filter { entry in
                     ProcessTable.descriptors(of: entry.pid).first { $0.fd == 0 }?.target
-                        .hasPrefix("/dev/shm/voicemsg-decode-\(current.process.pid)-") == true
+                        .hasPrefix("/dev/shm/voicemsg-decode-\(current.pid)-") == true
                 }.map(\.pid))
             decodersKilled += ofThisServer.count
             let gone = try await eventually(within: max(0, 2 - Date().timeIntervalSince(killedAt))) {
@@ -175,9 +174,9 @@ struct DecoderIsolationLiveTests {
             }
             if !gone { lingering += ofThisServer.filter { !ProcessTable.hasEnded($0) } }
 
-            let bound = try? await next.process.waitForPort(seconds: 60)
-            if bound == Int(port) { cleanRestarts += 1 }
-            #expect(bound == Int(port), "restart \(round) did not bind \(port):\n\(next.process.log)")
+            let bound = try? await next.waitForPort(seconds: 60)
+            if bound == port { cleanRestarts += 1 }
+            #expect(bound == port, "restart \(round) did not bind \(port):\n\(next.log)")
         }
         // Ten kills can take only a couple of seconds; the clients go on against the last server
         // until their uploads make a queue worth draining, so the floor below is never a race.
@@ -194,13 +193,13 @@ struct DecoderIsolationLiveTests {
             }
             return statuses.count == accepted.count && statuses.values.allSatisfy { $0 == .ready || $0 == .failed }
         }
-        last.process.send(SIGTERM)
-        _ = try await last.process.waitForExit(seconds: 30)
-        for server in servers { await server.process.stop() }
+        last.send(SIGTERM)
+        _ = try await last.waitForExit(seconds: 30)
+        for server in servers { await server.stop() }
 
         var completions: [String: Int] = [:]
         for server in servers {
-            for line in server.process.log.split(separator: "\n") where line.contains("] completed") {
+            for line in server.log.split(separator: "\n") where line.contains("] completed") {
                 guard let range = line.range(of: "message=") else { continue }
                 let id = line[range.upperBound...].prefix { !$0.isWhitespace }
                 completions[String(id), default: 0] += 1
@@ -228,53 +227,46 @@ struct DecoderIsolationLiveTests {
 
     // MARK: Helpers
 
+    /// A `voicemsg serve` on `port` with its data in `directory`, to be killed and started again
+    /// there; its log is server-`index`.log. Returns at once: the test waits for its port.
+    static func startKillable(
+        port: Int, directory: TemporaryDirectory, index: Int, workers: Int, environment: [String: String] = [:]
+    ) async throws -> ChildProcess {
+        try await ServerProcess.launch(
+            ["--lease-seconds", "10", "--uploads-per-minute-per-token", "100000"], workers: workers, port: port,
+            in: directory, logName: "server-\(index).log", environment: environment)
+    }
+
     static func upload(_ file: String, to server: ServerProcess, run: CreateRunResponse) async throws -> String {
-        try await upload(file, port: Int32(server.port), run: run)
+        try await upload(file, port: server.port, run: run)
     }
 
     static func settled(_ id: String, on server: ServerProcess, run: CreateRunResponse) async throws -> MessageResponse {
         var message: MessageResponse?
         _ = try await eventually(within: 120) {
-            message = try? await status(id, port: Int32(server.port), run: run)
+            message = try? await status(id, port: server.port, run: run)
             return message?.status == .ready || message?.status == .failed
         }
         return try #require(message)
     }
 
-    static func createRun(port: Int32) async throws -> CreateRunResponse {
-        try await HTTPAnswer.createRun(host: "127.0.0.1", port: Int(port), title: "Walls", planned: 10000)
+    static func createRun(port: Int) async throws -> CreateRunResponse {
+        try await HTTPAnswer.createRun(host: "127.0.0.1", port: port, title: "Walls", planned: 10000)
     }
 
-    static func upload(_ file: String, port: Int32, run: CreateRunResponse) async throws -> String {
+    static func upload(_ file: String, port: Int, run: CreateRunResponse) async throws -> String {
         let answer = try await HTTPAnswer.fetch(
-            "/v1/runs/\(run.id)/messages?marker=5km", host: "127.0.0.1", port: Int(port), method: .post,
-            headers: HTTPAnswer.bearer(run.inviteToken), body: try Data(contentsOf: URL(fileURLWithPath: file)))
+            "/v1/runs/\(run.id)/messages?marker=5km", host: "127.0.0.1", port: port, method: .post,
+            headers: bearer(run.inviteToken), body: try Data(contentsOf: URL(fileURLWithPath: file)))
         guard answer.status == 202 else { throw TestFailure("upload of \(file): \(answer.status) \(answer.text)") }
         return try JSONDecoder().decode(UploadResponse.self, from: answer.body).id
     }
 
-    static func status(_ id: String, port: Int32, run: CreateRunResponse) async throws -> MessageResponse {
+    static func status(_ id: String, port: Int, run: CreateRunResponse) async throws -> MessageResponse {
         let answer = try await HTTPAnswer.fetch(
-            "/v1/messages/\(id)", host: "127.0.0.1", port: Int(port), headers: HTTPAnswer.bearer(run.ownerToken))
+            "/v1/messages/\(id)", host: "127.0.0.1", port: port, headers: bearer(run.ownerToken))
         guard answer.status == 200 else { throw TestFailure("message \(id): \(answer.status) \(answer.text)") }
         return try JSONDecoder().decode(MessageResponse.self, from: answer.body)
-    }
-}
-
-/// A `voicemsg serve` on a fixed port and data folder, to be killed and started again there.
-struct KillableServer {
-    let process: ChildProcess
-
-    static func start(
-        port: Int32, directory: TemporaryDirectory, index: Int, workers: Int, environment: [String: String] = [:]
-    ) async throws -> KillableServer {
-        KillableServer(
-            process: try await ChildProcess.start(
-                try Tool.built("voicemsg-server"),
-                arguments: ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir", directory.file("data"),
-                            "--workers", "\(workers)", "--poll-seconds", "0.2", "--lease-seconds", "10",
-                            "--uploads-per-minute-per-token", "100000", "--log-level", "info"],
-                environment: environment, logPath: directory.file("server-\(index).log")))
     }
 }
 
@@ -284,7 +276,7 @@ struct KillableServer {
 /// machine however fast the uploads are taken: unpaced, four clients queue hundreds in the few
 /// seconds the kills take.
 final class UploadLoad: Sendable {
-    private let port: Int32
+    private let port: Int
     private let run: CreateRunResponse
     private let files: [String]
     private let clients: Int
@@ -293,7 +285,7 @@ final class UploadLoad: Sendable {
     private let state = Locked((stopped: false, accepted: [String](), cut: 0))
     private let tasks = Locked([Task<Void, Never>]())
 
-    init(port: Int32, run: CreateRunResponse, files: [String], clients: Int, pause: Duration = .milliseconds(100), limit: Int = 80) {
+    init(port: Int, run: CreateRunResponse, files: [String], clients: Int, pause: Duration = .milliseconds(100), limit: Int = 80) {
         self.port = port
         self.run = run
         self.files = files
@@ -333,32 +325,7 @@ final class UploadLoad: Sendable {
     }
 }
 
-/// An idle TCP connection to the server, held open by the test.
-struct OpenConnection {
-    let fd: Int32
-
-    init(port: Int32) throws {
-        #if canImport(Glibc)
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port)).bigEndian
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard fd >= 0, connected == 0 else { throw TestFailure("cannot connect to port \(port)") }
-    }
-
-    func close() { _ = systemClose(fd) }
-}
-
-private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
-
-/// The recordings and ports these tests make.
+/// The recordings these tests make.
 enum Fixtures {
     /// Four seconds of speech (espeak-ng), encoded by ffmpeg as the file's extension says: AAC in
     /// M4A as a phone records, Opus in WebM as a browser does.
@@ -374,26 +341,5 @@ enum Fixtures {
     static func tone(seconds: Int, to path: String) throws {
         try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=300:sample_rate=48000",
                                 "-t", "\(seconds)", "-c:a", "libopus", "-f", "webm", path])
-    }
-
-    /// A loopback port nothing listens on now.
-    static func freePort() throws -> Int32 {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        defer { _ = systemClose(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw TestFailure("cannot find a free port") }
-        return Int32(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -10,7 +10,7 @@ import TestSupport
     @Test func headWeakETagsHTTP10AndHeaders() async throws {
         try await TestServer().live { server in
             let run = try await server.createRun()
-            let owner = HTTPAnswer.bearer(run.ownerToken)
+            let owner = bearer(run.ownerToken)
 
             // HEAD wherever GET works: pages, static files, API answers; no body, same length.
             for path in ["/r/\(run.id)", "/runs/\(run.id)", "/static/record.js", "/healthz", "/metrics"] {
@@ -52,7 +52,7 @@ import TestSupport
             }
 
             // Refusals are logged with status, method and route, and no token.
-            #expect(try await server.request("/v1/runs/\(run.id)/manifest", headers: HTTPAnswer.bearer(run.inviteToken)).status == 403)
+            #expect(try await server.request("/v1/runs/\(run.id)/manifest", headers: bearer(run.inviteToken)).status == 403)
             #expect(try await server.request("/v1/runs/\(run.id)/manifest").status == 401)
             let log = server.log
             #expect(log.contains("request refused"), "\(log)")

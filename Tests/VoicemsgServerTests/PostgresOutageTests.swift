@@ -27,22 +27,6 @@ import TestSupport
                 throw TestFailure("pg-cluster.sh \(arguments.joined(separator: " ")): \(outcome.text)\(outcome.standardError)")
             }
         }
-
-        static func freePort() throws -> Int {
-            let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(socket) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-                }
-            }
-            guard bound else { throw TestFailure("no free port on 127.0.0.1") }
-            return Int(UInt16(bigEndian: address.sin_port))
-        }
     }
 
     static func lines(_ log: String, containing text: String) -> Int {
@@ -53,7 +37,7 @@ import TestSupport
     // binaries too, to stop and start a cluster of its own.
     @Test(.needsPostgreSQL) func workersWaitOutAnOutageQuietlyAndStopCleanlyDuringIt() async throws {
         let directory = try TemporaryDirectory()
-        let cluster = Cluster(directory: directory.file("pg"), port: try Cluster.freePort())
+        let cluster = Cluster(directory: directory.file("pg"), port: try freeLoopbackPort())
         try cluster.control("init", cluster.directory)
         try cluster.control("start", cluster.directory, "\(cluster.port)")
         defer { try? cluster.control("remove", cluster.directory) }
@@ -63,17 +47,12 @@ import TestSupport
         defer { Task { await open.close() } }
         let store = open.store
         let (run, _, _) = try await makeRun(in: store)
-        var originals: [String: Data] = [:]
-        for index in 0..<30 {
-            let bytes = Data("recording \(index) \(UUID())".utf8)
-            let message = try await enqueue(in: store, runID: run.id, meters: Double(index), bytes: bytes, maxAttempts: 10)
-            originals[message.id] = bytes
-        }
+        let originals = try await WorkerProcess.enqueueTraceable(30, in: store, runID: run.id)
 
         var started: [ChildProcess] = []
         for index in 0..<2 {
             started.append(
-                try await ProcessTests.startWorkers(
+                try await WorkerProcess.start(
                     location, directory: directory, name: "worker\(index)", concurrency: 1, lease: 10,
                     faults: ["--delay-ms", "300"]))
         }

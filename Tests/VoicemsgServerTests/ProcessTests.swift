@@ -4,42 +4,9 @@ import TestSupport
 
 @testable import VoicemsgServer
 
-/// Real worker processes, killed, stopped and signalled.
-///
-/// These tests are about jobs, not audio: the processes are `FaultyWorker`, a test-only
-/// executable that runs the shipped workers around a processor whose result is the upload itself
-/// (so each result can be traced to its job), with the faults a test asks for on its command
-/// line (a delay to catch a worker mid-job; a sender whose job kills its worker).
+/// Real worker processes (`WorkerProcess`), killed, stopped and signalled. These tests are about
+/// jobs, not audio.
 @Suite(.serialized) struct ProcessTests {
-    /// Short leases and polls keep the suite quick.
-    static let fastQueue = ["--poll-seconds", "0.2", "--log-level", "info"]
-
-    /// Starts `concurrency` workers on `location`, with `faults` (`--delay-ms`, `--crash-sender`).
-    static func startWorkers(
-        _ location: StoreLocation, directory: TemporaryDirectory, name: String, concurrency: Int,
-        lease: Double, grace: Double = 5, faults: [String] = []
-    ) async throws -> ChildProcess {
-        var arguments: [String]
-        switch location {
-        case .sqlite(let dataDirectory):
-            arguments = ["--data-dir", dataDirectory]
-        case .postgres(let url):
-            arguments = ["--database", url]
-        }
-        arguments += ["--concurrency", "\(concurrency)"] + fastQueue + faults + [
-            "--lease-seconds", "\(lease)", "--shutdown-grace-seconds", "\(grace)",
-        ]
-        return try await ChildProcess.start(
-            try Tool.built("FaultyWorker"), arguments: arguments, logPath: directory.file("\(name).log"))
-    }
-
-    /// Messages currently held by the process `pid` (worker ids embed the pid).
-    static func held(by pid: Int32, in store: Store, runID: String) async throws -> [MessageRecord] {
-        try await store.messages(runID: runID).filter {
-            $0.status == .processing && ($0.workerID?.contains("-\(pid)-") ?? false)
-        }
-    }
-
     @Test(.needsPostgreSQL) func killedWorkersLoseNothingAndNoJobCompletesTwice() async throws {
         let directory = try TemporaryDirectory()
         let location = try Backend.postgres.makeLocation(in: directory)
@@ -47,18 +14,13 @@ import TestSupport
         defer { Task { await open.close() } }
         let store = open.store
         let (run, _, _) = try await makeRun(in: store)
-        var originals: [String: Data] = [:]
-        for index in 0..<50 {
-            let bytes = Data("recording \(index) \(UUID())".utf8)
-            let message = try await enqueue(in: store, runID: run.id, meters: Double(index), bytes: bytes, maxAttempts: 10)
-            originals[message.id] = bytes
-        }
+        let originals = try await WorkerProcess.enqueueTraceable(50, in: store, runID: run.id)
 
         let faults = ["--delay-ms", "150"]
         var workers: [ChildProcess] = []
         for index in 0..<2 {
             workers.append(
-                try await Self.startWorkers(
+                try await WorkerProcess.start(
                     location, directory: directory, name: "worker\(index)", concurrency: 2, lease: 1.5,
                     faults: faults))
         }
@@ -69,13 +31,13 @@ import TestSupport
             let victimIndex = round % workers.count
             let victim = workers[victimIndex]
             let caught = try await eventually(within: 20) {
-                try await !Self.held(by: victim.pid, in: store, runID: run.id).isEmpty
+                try await !WorkerProcess.held(by: victim.pid, in: store, runID: run.id).isEmpty
             }
             if !caught { break }
             victim.send(SIGKILL)
             _ = try await victim.waitForExit(seconds: 5)
             kills += 1
-            let replacement = try await Self.startWorkers(
+            let replacement = try await WorkerProcess.start(
                 location, directory: directory, name: "replacement\(round)", concurrency: 2,
                 lease: 1.5, faults: faults)
             workers[victimIndex] = replacement
@@ -117,17 +79,17 @@ import TestSupport
         let (run, _, _) = try await makeRun(in: store)
         let message = try await enqueue(in: store, runID: run.id, bytes: Data("the real one".utf8))
 
-        let slow = try await Self.startWorkers(
+        let slow = try await WorkerProcess.start(
             location, directory: directory, name: "slow", concurrency: 1, lease: 2,
             faults: ["--delay-ms", "5000"])
         defer { Task { await slow.stop() } }
         #expect(try await eventually(within: 20) {
-            try await !Self.held(by: slow.pid, in: store, runID: run.id).isEmpty
+            try await !WorkerProcess.held(by: slow.pid, in: store, runID: run.id).isEmpty
         })
         slow.send(SIGSTOP)
         try await Task.sleep(for: .seconds(3))
 
-        let fast = try await Self.startWorkers(location, directory: directory, name: "fast", concurrency: 1, lease: 1)
+        let fast = try await WorkerProcess.start(location, directory: directory, name: "fast", concurrency: 1, lease: 1)
         defer { Task { await fast.stop() } }
         #expect(try await eventually(within: 20) {
             try await store.message(id: message.id)?.status == .ready
@@ -164,7 +126,7 @@ import TestSupport
         var starts = 0
         while starts < 8, try await store.message(id: poison.id)?.status != .failed {
             starts += 1
-            let worker = try await Self.startWorkers(
+            let worker = try await WorkerProcess.start(
                 location, directory: directory, name: "poisoned\(starts)", concurrency: 1, lease: 0.6,
                 faults: ["--crash-sender", "poison"])
             let crashedOrDone = try await eventually(within: 20) {
@@ -197,7 +159,7 @@ import TestSupport
         let slow = ["--delay-ms", "1500"]
 
         // A long grace period: the jobs in flight finish, the rest stay queued.
-        var worker = try await Self.startWorkers(
+        var worker = try await WorkerProcess.start(
             location, directory: directory, name: "graceful", concurrency: 2, lease: 5, grace: 10,
             faults: slow)
         #expect(try await eventually(within: 20) { try await store.statusCounts()[.processing] == 2 })
@@ -209,7 +171,7 @@ import TestSupport
         #expect(counts[.queued] == 4)
 
         // A short grace period: the jobs in flight go back to the queue, their attempt not counted.
-        worker = try await Self.startWorkers(
+        worker = try await WorkerProcess.start(
             location, directory: directory, name: "impatient", concurrency: 2, lease: 5, grace: 0.2,
             faults: slow)
         #expect(try await eventually(within: 20) { try await store.statusCounts()[.processing] == 2 })
@@ -225,7 +187,7 @@ import TestSupport
         }
 
         // Nothing was lost: a new worker finishes them all.
-        worker = try await Self.startWorkers(location, directory: directory, name: "drain", concurrency: 2, lease: 5)
+        worker = try await WorkerProcess.start(location, directory: directory, name: "drain", concurrency: 2, lease: 5)
         #expect(try await eventually(within: 30) { try await store.statusCounts()[.ready] == 6 })
         worker.send(SIGINT)
         #expect(try await worker.waitForExit(seconds: 20) == 0)

@@ -29,7 +29,7 @@ import TestSupport
         var ids: [String] = []
         for seed in 0..<6 {
             let answer = try await server.request(
-                "/v1/runs/\(run.id)/messages?marker=1km", method: .post, headers: HTTPAnswer.bearer(run.inviteToken),
+                "/v1/runs/\(run.id)/messages?marker=1km", method: .post, headers: bearer(run.inviteToken),
                 body: Self.mp3LikeNoise(seed: UInt64(seed)))
             try #require(answer.status == 202, "upload answered \(answer.status): \(answer.text)")
             let id = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])["id"] as? String
@@ -38,7 +38,7 @@ import TestSupport
         let settled = try await eventually(within: 300) {
             var all = true
             for id in ids {
-                let answer = try await server.request("/v1/messages/\(id)", headers: HTTPAnswer.bearer(run.ownerToken))
+                let answer = try await server.request("/v1/messages/\(id)", headers: bearer(run.ownerToken))
                 all = all && (answer.text.contains("\"failed\"") || answer.text.contains("\"ready\""))
             }
             return all

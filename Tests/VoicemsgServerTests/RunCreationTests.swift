@@ -36,8 +36,8 @@ import Testing
         try await TestServer { $0.api.adminTokenHash = SecureIdentifier.hash(token: admin) }.live { server async throws in
             let body = Data(#"{"title":"Private","plannedDistanceMeters":5000}"#.utf8)
             #expect(try await server.request("/v1/runs", method: .post, body: body).status == 401)
-            #expect(try await server.request("/v1/runs", method: .post, headers: HTTPAnswer.bearer(SecureIdentifier.makeToken()), body: body).status == 403)
-            #expect(try await server.request("/v1/runs", method: .post, headers: HTTPAnswer.bearer(admin), body: body).status == 201)
+            #expect(try await server.request("/v1/runs", method: .post, headers: bearer(SecureIdentifier.makeToken()), body: body).status == 403)
+            #expect(try await server.request("/v1/runs", method: .post, headers: bearer(admin), body: body).status == 201)
             #expect(!server.log.contains(admin))
         }
     }

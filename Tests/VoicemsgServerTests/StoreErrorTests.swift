@@ -119,37 +119,18 @@ import Testing
     /// Nothing listens at the URL: the store's first connection fails, and that failure is
     /// the outage's one line, with the reason, while the migration waits for the pool.
     @Test func anUnreachablePostgreSQLAtStartIsLoggedOnceWithTheReason() async throws {
-        let lines = Locked<[String]>([])
-        var logger = Logger(label: "voicemsg.tests") { _ in RecordingLogHandler(lines: lines) }
-        logger.logLevel = .info
-        let port = try PostgresOutageTests.Cluster.freePort()
+        let log = LogCapture()
+        let logger = log.logger(label: "voicemsg.tests")
+        let port = try freeLoopbackPort()
         let store = try StoreLocation.postgres(url: "postgres://voicemsg@127.0.0.1:\(port)/postgres").open(logger: logger)
         let services = await StoreServices.start(store)
         let migrating = Task { try await store.migrate() }
-        let logged = try await eventually(within: 30) {
-            lines.withLock { $0.contains { $0.contains("unreachable (") } }
-        }
+        let logged = try await eventually(within: 30) { log.text.contains("unreachable (") }
         migrating.cancel()
         _ = await migrating.result
         await services.stop()
-        let outage = lines.withLock { $0.filter { $0.contains("unreachable (") } }
-        #expect(logged && outage.count == 1, "\(lines.withLock { $0 })")
+        let outage = log.text.split(separator: "\n").filter { $0.contains("unreachable (") }
+        #expect(logged && outage.count == 1, "\(log.text)")
         #expect(outage.first?.contains("refused") == true, "\(outage)")
-    }
-}
-
-/// Keeps every message logged through it, for tests that read a log.
-struct RecordingLogHandler: LogHandler {
-    let lines: Locked<[String]>
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .info
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        lines.withLock { $0.append("\(event.level): \(event.message)") }
     }
 }

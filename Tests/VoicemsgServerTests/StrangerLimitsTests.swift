@@ -26,8 +26,8 @@ import TestSupport
             let run = try await server.createRun(title: "Abuse", planned: 10_000)
             let runA = try await server.createRun(title: "Flood A", planned: 10_000)
             let runB = try await server.createRun(title: "Lone B", planned: 10_000)
-            let invite = HTTPAnswer.bearer(run.inviteToken)
-            let owner = HTTPAnswer.bearer(run.ownerToken)
+            let invite = bearer(run.inviteToken)
+            let owner = bearer(run.ownerToken)
             let junk = server.directory.file("junk.amr")
             try Data(Array("#!AMR\n".utf8) + [UInt8](repeating: 0x3C, count: 2000)).write(to: URL(fileURLWithPath: junk))
             func upload(_ query: String, file: String = junk, headers: HTTPFields = [:], runID: String? = nil) async throws -> HTTPAnswer {
@@ -85,13 +85,13 @@ import TestSupport
             let speech = try Self.speech(server.directory, "Keep going, you are doing great", "speech")
             for index in 0..<20 {
                 let answer = try await server.upload(
-                    "/v1/runs/\(runA.id)/messages?marker=\(index + 1)00m", file: speech, headers: HTTPAnswer.bearer(runA.inviteToken))
+                    "/v1/runs/\(runA.id)/messages?marker=\(index + 1)00m", file: speech, headers: bearer(runA.inviteToken))
                 #expect(answer.status == 202)
             }
             let lone = try await server.upload(
-                "/v1/runs/\(runB.id)/messages?marker=1km", file: speech, headers: HTTPAnswer.bearer(runB.inviteToken))
+                "/v1/runs/\(runB.id)/messages?marker=1km", file: speech, headers: bearer(runB.inviteToken))
             let loneID = try JSONDecoder().decode(UploadResponse.self, from: lone.body).id
-            let ownerB = HTTPAnswer.bearer(runB.ownerToken)
+            let ownerB = bearer(runB.ownerToken)
             var aReadyWhenBReady = -1
             let deadline = Date().addingTimeInterval(120)
             while Date() < deadline {

@@ -27,14 +27,10 @@ import TestSupport
     @Test func servesTheRecordingPageOverHTTPS() async throws {
         let directory = try TemporaryDirectory()
         let (cert, key) = try Self.makeCertificate(in: directory, name: "server")
-        let server = try await ChildProcess.start(
-            try Tool.built("voicemsg-server"),
-            arguments: ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", directory.file("data"),
-                        "--workers", "0", "--tls-cert", cert, "--tls-key", key],
-            logPath: directory.file("server.log"))
+        let started = try await ServerProcess.start(["--tls-cert", cert, "--tls-key", key], in: directory)
+        let server = started.process
         defer { Task { await server.stop() } }
-        // Generous: the whole suite runs in parallel on a small machine.
-        let port = try await server.waitForPort(seconds: 120)
+        let port = started.port
         #expect(server.log.contains("listening on https://127.0.0.1:\(port)"), "\(server.log)")
         let base = "https://127.0.0.1:\(port)"
 

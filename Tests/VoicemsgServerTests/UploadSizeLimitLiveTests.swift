@@ -16,7 +16,7 @@ import Testing
                 body.append(Data(count: count - body.count))
                 return try await server.request(
                     "/v1/runs/\(run.id)/messages?marker=\(marker)", method: .post,
-                    headers: HTTPAnswer.bearer(run.inviteToken), body: body)
+                    headers: bearer(run.inviteToken), body: body)
             }
 
             let atLimit = try await upload(bytes: limit, marker: "1km")
@@ -26,7 +26,7 @@ import Testing
             #expect(past.headers["content-type"]?.hasPrefix("application/json") == true)
             #expect(past.text.contains("uploads are limited to 26214400 bytes"), "413 body: \(past.text)")
 
-            let list = try await server.request("/v1/runs/\(run.id)/messages", headers: HTTPAnswer.bearer(run.ownerToken))
+            let list = try await server.request("/v1/runs/\(run.id)/messages", headers: bearer(run.ownerToken))
             #expect(list.status == 200)
             let messages = (try JSONSerialization.jsonObject(with: list.body) as? [String: Any])?["messages"] as? [Any]
             #expect(messages?.count == 1, "only the upload at the limit is a message: \(list.text.prefix(300))")

@@ -27,7 +27,7 @@ import TestSupport
             func upload() async throws -> HTTPAnswer {
                 try await server.request(
                     "/v1/runs/\(run.id)/messages?marker=1km", method: .post,
-                    headers: HTTPAnswer.bearer(run.inviteToken), body: Data(body))
+                    headers: bearer(run.inviteToken), body: Data(body))
             }
 
             // The first upload sends its head and part of its body, then waits: it holds the slot.

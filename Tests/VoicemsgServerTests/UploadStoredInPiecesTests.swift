@@ -17,7 +17,7 @@ import TestSupport
                 UInt8.random(in: 0...255, using: &generator)
             })
             let answer = try await server.request(
-                "/v1/runs/\(run.id)/messages?marker=1km", method: .post, headers: HTTPAnswer.bearer(run.inviteToken),
+                "/v1/runs/\(run.id)/messages?marker=1km", method: .post, headers: bearer(run.inviteToken),
                 body: body)
             try #require(answer.status == 202, "upload answered \(answer.status): \(answer.text)")
             let id = try #require((try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["id"] as? String)
