@@ -58,9 +58,7 @@ import TestSupport
     @Test func uploadReturnsASenderTokenOnlyWhenItCreatesTheMessageOnSQLite() async throws { try await uploadReturnsASenderTokenOnlyWhenItCreatesTheMessage(.sqlite) }
     @Test(.needsPostgreSQL) func uploadReturnsASenderTokenOnlyWhenItCreatesTheMessageOnPostgreSQL() async throws { try await uploadReturnsASenderTokenOnlyWhenItCreatesTheMessage(.postgres) }
     private func uploadReturnsASenderTokenOnlyWhenItCreatesTheMessage(_ backend: Backend) async throws {
-        let server = try TestServer(backend)
-        try await server.app.test(.router) { client in
-            let store = server.store
+        try await TestServer(backend).router { client, store in
             let run = try await Self.createRun(client)
             let first = try json(
                 UploadResponse.self, try await Self.upload(client, run: run.id, token: run.inviteToken, key: "k1"))
@@ -87,9 +85,7 @@ import TestSupport
     @Test func senderTokenReachesItsOwnMessageOnlyOnSQLite() async throws { try await senderTokenReachesItsOwnMessageOnly(.sqlite) }
     @Test(.needsPostgreSQL) func senderTokenReachesItsOwnMessageOnlyOnPostgreSQL() async throws { try await senderTokenReachesItsOwnMessageOnly(.postgres) }
     private func senderTokenReachesItsOwnMessageOnly(_ backend: Backend) async throws {
-        let server = try TestServer(backend)
-        try await server.app.test(.router) { client in
-            let store = server.store
+        try await TestServer(backend).router { client, store in
             let run = try await Self.createRun(client)
             let mine = try await Self.send(client, run: run)
             let theirs = try await Self.send(client, run: run)
@@ -124,9 +120,7 @@ import TestSupport
     @Test func inviteTokenCannotDeleteListOrPlayMessagesOnSQLite() async throws { try await inviteTokenCannotDeleteListOrPlayMessages(.sqlite) }
     @Test(.needsPostgreSQL) func inviteTokenCannotDeleteListOrPlayMessagesOnPostgreSQL() async throws { try await inviteTokenCannotDeleteListOrPlayMessages(.postgres) }
     private func inviteTokenCannotDeleteListOrPlayMessages(_ backend: Backend) async throws {
-        let server = try TestServer(backend)
-        try await server.app.test(.router) { client in
-            let store = server.store
+        try await TestServer(backend).router { client, store in
             let run = try await Self.createRun(client)
             let message = try await Self.send(client, run: run)
             try await Self.completeAll(store)
@@ -147,9 +141,7 @@ import TestSupport
     @Test func deleteRemovesTheMessageItsAudioAndItsJobOnSQLite() async throws { try await deleteRemovesTheMessageItsAudioAndItsJob(.sqlite) }
     @Test(.needsPostgreSQL) func deleteRemovesTheMessageItsAudioAndItsJobOnPostgreSQL() async throws { try await deleteRemovesTheMessageItsAudioAndItsJob(.postgres) }
     private func deleteRemovesTheMessageItsAudioAndItsJob(_ backend: Backend) async throws {
-        let server = try TestServer(backend)
-        try await server.app.test(.router) { client in
-            let store = server.store
+        try await TestServer(backend).router { client, store in
             let run = try await Self.createRun(client)
             let ready = try await Self.send(client, run: run)
             try await Self.completeAll(store)
@@ -181,9 +173,7 @@ import TestSupport
     @Test func aMessageDeletedWhileProcessingStaysDeletedOnSQLite() async throws { try await aMessageDeletedWhileProcessingStaysDeleted(.sqlite) }
     @Test(.needsPostgreSQL) func aMessageDeletedWhileProcessingStaysDeletedOnPostgreSQL() async throws { try await aMessageDeletedWhileProcessingStaysDeleted(.postgres) }
     private func aMessageDeletedWhileProcessingStaysDeleted(_ backend: Backend) async throws {
-        let server = try TestServer(backend)
-        try await server.app.test(.router) { client in
-            let store = server.store
+        try await TestServer(backend).router { client, store in
             let run = try await Self.createRun(client)
             let message = try await Self.send(client, run: run)
             let claim = try #require(try await store.claim(workerID: "w", leaseSeconds: 30))
@@ -207,9 +197,7 @@ import TestSupport
     @Test func playedIsRecordedOnceAndShownInTheStatusOnSQLite() async throws { try await playedIsRecordedOnceAndShownInTheStatus(.sqlite) }
     @Test(.needsPostgreSQL) func playedIsRecordedOnceAndShownInTheStatusOnPostgreSQL() async throws { try await playedIsRecordedOnceAndShownInTheStatus(.postgres) }
     private func playedIsRecordedOnceAndShownInTheStatus(_ backend: Backend) async throws {
-        let server = try TestServer(backend)
-        try await server.app.test(.router) { client in
-            let store = server.store
+        try await TestServer(backend).router { client, store in
             let run = try await Self.createRun(client)
             let message = try await Self.send(client, run: run)
             let early = try await Self.played(client, message.id, run.ownerToken, "{\"atMeters\":100,\"runSeconds\":30}")
@@ -249,9 +237,7 @@ import TestSupport
         "{\"atMeters\":1,\"runSeconds\":1e9}", "{\"atMeters\":\"5km\",\"runSeconds\":1}",
     ])
     func badPlayedReportsGet400AndChangeNothing(_ body: String) async throws {
-        let server = try TestServer(.sqlite)
-        try await server.app.test(.router) { client in
-            let store = server.store
+        try await TestServer(.sqlite).router { client, store in
             let run = try await Self.createRun(client)
             let message = try await Self.send(client, run: run)
             try await Self.completeAll(store)
@@ -266,9 +252,7 @@ import TestSupport
     @Test func longPollAnswersAtOnceWhenTheStatusDiffersOnSQLite() async throws { try await longPollAnswersAtOnceWhenTheStatusDiffers(.sqlite) }
     @Test(.needsPostgreSQL) func longPollAnswersAtOnceWhenTheStatusDiffersOnPostgreSQL() async throws { try await longPollAnswersAtOnceWhenTheStatusDiffers(.postgres) }
     private func longPollAnswersAtOnceWhenTheStatusDiffers(_ backend: Backend) async throws {
-        let server = try TestServer(backend)
-        try await server.app.test(.router) { client in
-            let store = server.store
+        try await TestServer(backend).router { client, store in
             let run = try await Self.createRun(client)
             let message = try await Self.send(client, run: run)
             let path = "/v1/messages/\(message.id)"
@@ -287,9 +271,7 @@ import TestSupport
     @Test func longPollWakesWhenTheStatusChangesOnSQLite() async throws { try await longPollWakesWhenTheStatusChanges(.sqlite) }
     @Test(.needsPostgreSQL) func longPollWakesWhenTheStatusChangesOnPostgreSQL() async throws { try await longPollWakesWhenTheStatusChanges(.postgres) }
     private func longPollWakesWhenTheStatusChanges(_ backend: Backend) async throws {
-        let server = try TestServer(backend)
-        try await server.app.test(.router) { client in
-            let store = server.store
+        try await TestServer(backend).router { client, store in
             let run = try await Self.createRun(client)
             let message = try await Self.send(client, run: run)
             let path = "/v1/messages/\(message.id)?wait=30&status="
@@ -324,8 +306,7 @@ import TestSupport
     @Test(.needsPostgreSQL) func longPollSeesChangesFromAnotherProcessOnPostgreSQL() async throws { try await longPollSeesChangesFromAnotherProcess(.postgres) }
     private func longPollSeesChangesFromAnotherProcess(_ backend: Backend) async throws {
         let server = try TestServer(backend)
-        try await server.app.test(.router) { client in
-            let store = server.store
+        try await server.router { client, store in
             // The same data opened again, as another server or a worker process opens it.
             try await withStore(at: server.configuration.store) { elsewhere in
                 let run = try await Self.createRun(client)

@@ -11,9 +11,7 @@ import TestSupport
 @Suite struct NumberBoundsTests {
     @Test(arguments: ["1e308", "99.9", "0", "-5", "1000000.5", "1e6000", "\"10km\""])
     func plannedDistancesOutsideTheBoundsGet400(_ planned: String) async throws {
-        let server = try TestServer()
-        let store = server.store
-        try await server.app.test(.router) { client in
+        try await TestServer().router { client, store in
             let response = try await client.execute(
                 uri: "/v1/runs", method: .post,
                 body: ByteBuffer(string: "{\"title\":\"Far\",\"plannedDistanceMeters\":\(planned)}"))
@@ -26,24 +24,17 @@ import TestSupport
     /// step, and the bounds themselves are accepted with every marker finite.
     @Test(arguments: [100.0, 42_195, 1_000_000])
     func theBoundsThemselvesWorkAndHalfwayStaysFinite(_ planned: Double) async throws {
-        let server = try TestServer()
-        let store = server.store
-        try await server.app.test(.router) { client in
-            let created = try await client.execute(
-                uri: "/v1/runs", method: .post,
-                body: ByteBuffer(string: "{\"title\":\"Edge\",\"plannedDistanceMeters\":\(planned)}"))
-            #expect(created.status == .created)
-            let run = try JSONDecoder().decode(CreateRunResponse.self, from: Data(buffer: created.body))
+        try await TestServer().router { client, store in
+            let run = try await client.createRun(title: "Edge", planned: planned)
             let upload = try await client.execute(
-                uri: "/v1/runs/\(run.id)/messages?marker=halfway", method: .post,
-                headers: [.authorization: "Bearer \(run.inviteToken)"],
+                uri: "/v1/runs/\(run.id)/messages?marker=halfway", method: .post, headers: bearer(run.inviteToken),
                 body: ByteBuffer(bytes: [UInt8](repeating: 7, count: 1000)))
             #expect(upload.status == .accepted)
-            let id = try JSONDecoder().decode(UploadResponse.self, from: Data(buffer: upload.body)).id
+            let id = try json(UploadResponse.self, upload).id
             let stored = try #require(try await store.records.message(id: id))
             #expect(stored.markerMeters == planned / 2)
             let status = try await client.execute(
-                uri: "/v1/messages/\(id)", method: .get, headers: [.authorization: "Bearer \(run.ownerToken)"])
+                uri: "/v1/messages/\(id)", method: .get, headers: bearer(run.ownerToken))
             #expect(status.status == .ok)
         }
     }

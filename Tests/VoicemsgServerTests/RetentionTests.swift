@@ -13,9 +13,7 @@ import TestSupport
     @Test func aClockSetForwardDeletesFailedOriginalsAndKeepsReadyMessagesOnSQLite() async throws { try await aClockSetForwardDeletesFailedOriginalsAndKeepsReadyMessages(.sqlite) }
     @Test(.needsPostgreSQL) func aClockSetForwardDeletesFailedOriginalsAndKeepsReadyMessagesOnPostgreSQL() async throws { try await aClockSetForwardDeletesFailedOriginalsAndKeepsReadyMessages(.postgres) }
     private func aClockSetForwardDeletesFailedOriginalsAndKeepsReadyMessages(_ backend: Backend) async throws {
-        let server = try TestServer(backend)
-        let store = server.store
-        try await server.app.test(.router) { client in
+        try await TestServer(backend).router { client, store in
             let (run, owner, invite) = try await makeRun(in: store)
             let failing = try await enqueue(in: store, runID: run.id, meters: 1000, bytes: Data(repeating: 1, count: 700))
             let ready = try await enqueue(in: store, runID: run.id, meters: 2000, bytes: Data(repeating: 2, count: 300))
@@ -70,9 +68,7 @@ import TestSupport
 
     /// A failed message's storage info names when its upload will be deleted.
     @Test func theOwnerIsToldUntilWhenAFailedUploadIsKept() async throws {
-        let server = try TestServer { $0.api.failedOriginalRetention = .seconds(3600) }
-        let store = server.store
-        try await server.app.test(.router) { client in
+        try await TestServer { $0.api.failedOriginalRetention = .seconds(3600) }.router { client, store in
             let (run, owner, _) = try await makeRun(in: store)
             try await enqueue(in: store, runID: run.id)
             let claim = try #require(try await store.queue.claim(workerID: "w", leaseSeconds: 30))

@@ -38,9 +38,7 @@ import TestSupport
     @Test func listWaitsForAChangeAndAnswersWithTheNewListOnSQLite() async throws { try await listWaitsForAChangeAndAnswersWithTheNewList(.sqlite) }
     @Test(.needsPostgreSQL) func listWaitsForAChangeAndAnswersWithTheNewListOnPostgreSQL() async throws { try await listWaitsForAChangeAndAnswersWithTheNewList(.postgres) }
     private func listWaitsForAChangeAndAnswersWithTheNewList(_ backend: Backend) async throws {
-        let server = try TestServer(backend)
-        try await server.app.test(.router) { client in
-            let store = server.store
+        try await TestServer(backend).router { client, store in
             let run = try await API.createRun(client)
             let empty = try await Self.list(client, run, wait: nil, etag: nil)
             let emptyTag = try #require(empty.headers[.eTag])
@@ -109,9 +107,7 @@ import TestSupport
     @Test func anotherRunsUploadDoesNotEndThePollOnSQLite() async throws { try await anotherRunsUploadDoesNotEndThePoll(.sqlite) }
     @Test(.needsPostgreSQL) func anotherRunsUploadDoesNotEndThePollOnPostgreSQL() async throws { try await anotherRunsUploadDoesNotEndThePoll(.postgres) }
     private func anotherRunsUploadDoesNotEndThePoll(_ backend: Backend) async throws {
-        let server = try TestServer(backend)
-        try await server.app.test(.router) { client in
-            let store = server.store
+        try await TestServer(backend).router { client, store in
             let run = try await API.createRun(client)
             let other = try await API.createRun(client)
             let tag = try #require(try await Self.list(client, run, wait: nil, etag: nil).headers[.eTag])
@@ -150,9 +146,7 @@ import TestSupport
     @Test func aWaitingSenderHearsThePlayedReportOnSQLite() async throws { try await aWaitingSenderHearsThePlayedReport(.sqlite) }
     @Test(.needsPostgreSQL) func aWaitingSenderHearsThePlayedReportOnPostgreSQL() async throws { try await aWaitingSenderHearsThePlayedReport(.postgres) }
     private func aWaitingSenderHearsThePlayedReport(_ backend: Backend) async throws {
-        let server = try TestServer(backend)
-        try await server.app.test(.router) { client in
-            let store = server.store
+        try await TestServer(backend).router { client, store in
             let run = try await API.createRun(client)
             let message = try await API.send(client, run: run)
             try await API.completeAll(store)

@@ -26,9 +26,7 @@ import Testing
     }
 
     @Test func aFullDatabaseIsStorageFullAnd507WithNothingStored() async throws {
-        let server = try TestServer { $0.api.runCreationsPerMinute = 1000 }
-        let store = server.store
-        try await server.app.test(.router) { client in
+        try await TestServer { $0.api.runCreationsPerMinute = 1000 }.router { client, store in
             let (run, _, invite) = try await makeRun(in: store)
             try await Self.capAtItsPages(store)
 

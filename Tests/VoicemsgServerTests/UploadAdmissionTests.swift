@@ -17,9 +17,7 @@ import TestSupport
     }
 
     @Test func fullQueueGets503WithRetryAfter() async throws {
-        let server = try TestServer { $0.api.maxQueueDepth = 2 }
-        let store = server.store
-        try await server.app.test(.router) { client in
+        try await TestServer { $0.api.maxQueueDepth = 2 }.router { client, store in
             let run = try await client.createRun(title: "Limits", planned: nil)
             #expect(try await Self.upload(client, run: run.id, token: run.inviteToken).status == .accepted)
             #expect(try await Self.upload(client, run: run.id, token: run.inviteToken).status == .accepted)
@@ -36,9 +34,7 @@ import TestSupport
     }
 
     @Test func tokenPastItsRateGets429WithRetryAfter() async throws {
-        let server = try TestServer { $0.api.uploadsPerMinutePerToken = 3 }
-        let store = server.store
-        try await server.app.test(.router) { client in
+        try await TestServer { $0.api.uploadsPerMinutePerToken = 3 }.router { client, store in
             let run = try await client.createRun(title: "Limits", planned: nil)
             for _ in 0..<3 {
                 #expect(try await Self.upload(client, run: run.id, token: run.inviteToken).status == .accepted)
@@ -54,9 +50,7 @@ import TestSupport
     }
 
     @Test func runPastItsMessageLimitGets409() async throws {
-        let server = try TestServer { $0.api.maxMessagesPerRun = 2 }
-        let store = server.store
-        try await server.app.test(.router) { client in
+        try await TestServer { $0.api.maxMessagesPerRun = 2 }.router { client, store in
             let run = try await client.createRun(title: "Limits", planned: nil)
             #expect(try await Self.upload(client, run: run.id, token: run.inviteToken).status == .accepted)
             #expect(try await Self.upload(client, run: run.id, token: run.inviteToken).status == .accepted)

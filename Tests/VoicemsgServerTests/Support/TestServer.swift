@@ -56,6 +56,14 @@ struct TestServer: Sendable {
         self.app = app
     }
 
+    /// HummingbirdTesting's `app.test(.router)`, with the store the server writes beside the
+    /// client: inside, the application has migrated the store and its services run.
+    func router<Value: Sendable>(
+        _ body: @Sendable (any TestClientProtocol, Store) async throws -> Value
+    ) async throws -> Value {
+        try await app.test(.router) { client in try await body(client, store) }
+    }
+
     /// Runs the server on loopback through HummingbirdTesting's `.live` while `body` runs, and
     /// stops it after.
     func live<Value: Sendable>(_ body: @Sendable (Live) async throws -> Value) async throws -> Value {
