@@ -8,12 +8,9 @@ import TestSupport
 /// jobs, not audio.
 @Suite(.serialized) struct ProcessTests {
     @Test(.needsPostgreSQL) func killedWorkersLoseNothingAndNoJobCompletesTwice() async throws {
-        let directory = try TemporaryDirectory()
-        let location = try Backend.postgres.makeLocation(in: directory)
-        let open = try await OpenStore.open(location)
+        let (directory, open, run) = try await WorkerProcess.sharedStore(.postgres)
         defer { Task { await open.close() } }
-        let store = open.store
-        let (run, _, _) = try await makeRun(in: store)
+        let (store, location) = (open.store, open.location)
         let originals = try await WorkerProcess.enqueueTraceable(50, in: store, runID: run.id)
 
         let faults = ["--delay-ms", "150"]
@@ -71,12 +68,9 @@ import TestSupport
     }
 
     @Test(.needsPostgreSQL) func workerStoppedPastItsLeaseCannotOverwriteTheNewResult() async throws {
-        let directory = try TemporaryDirectory()
-        let location = try Backend.postgres.makeLocation(in: directory)
-        let open = try await OpenStore.open(location)
+        let (directory, open, run) = try await WorkerProcess.sharedStore(.postgres)
         defer { Task { await open.close() } }
-        let store = open.store
-        let (run, _, _) = try await makeRun(in: store)
+        let (store, location) = (open.store, open.location)
         let message = try await enqueue(in: store, runID: run.id, bytes: Data("the real one".utf8))
 
         let slow = try await WorkerProcess.start(
@@ -114,12 +108,9 @@ import TestSupport
     @Test func poisonJobFailsAfterMaxAttemptsInsteadOfLoopingOnSQLite() async throws { try await poisonJobFailsAfterMaxAttemptsInsteadOfLooping(.sqlite) }
     @Test(.needsPostgreSQL) func poisonJobFailsAfterMaxAttemptsInsteadOfLoopingOnPostgreSQL() async throws { try await poisonJobFailsAfterMaxAttemptsInsteadOfLooping(.postgres) }
     private func poisonJobFailsAfterMaxAttemptsInsteadOfLooping(_ backend: Backend) async throws {
-        let directory = try TemporaryDirectory()
-        let location = try backend.makeLocation(in: directory)
-        let open = try await OpenStore.open(location)
+        let (directory, open, run) = try await WorkerProcess.sharedStore(backend)
         defer { Task { await open.close() } }
-        let store = open.store
-        let (run, _, _) = try await makeRun(in: store)
+        let (store, location) = (open.store, open.location)
         let poison = try await enqueue(in: store, runID: run.id, sender: "poison", maxAttempts: 3)
         let healthy = try await enqueue(in: store, runID: run.id, meters: 2000, sender: "friend", maxAttempts: 3)
 
@@ -149,12 +140,9 @@ import TestSupport
     @Test func sigtermDuringProcessingLosesNothingOnSQLite() async throws { try await sigtermDuringProcessingLosesNothing(.sqlite) }
     @Test(.needsPostgreSQL) func sigtermDuringProcessingLosesNothingOnPostgreSQL() async throws { try await sigtermDuringProcessingLosesNothing(.postgres) }
     private func sigtermDuringProcessingLosesNothing(_ backend: Backend) async throws {
-        let directory = try TemporaryDirectory()
-        let location = try backend.makeLocation(in: directory)
-        let open = try await OpenStore.open(location)
+        let (directory, open, run) = try await WorkerProcess.sharedStore(backend)
         defer { Task { await open.close() } }
-        let store = open.store
-        let (run, _, _) = try await makeRun(in: store)
+        let (store, location) = (open.store, open.location)
         for index in 0..<6 { try await enqueue(in: store, runID: run.id, meters: Double(index)) }
         let slow = ["--delay-ms", "1500"]
 

@@ -29,6 +29,19 @@ enum WorkerProcess {
             try Tool.built("FaultyWorker"), arguments: arguments, logPath: directory.file("\(name).log"))
     }
 
+    /// A fresh store on `backend`, migrated and open, in a folder of its own, for the test and
+    /// the workers it starts to share, with a run to put messages in. The test closes it.
+    static func sharedStore(_ backend: Backend) async throws -> (directory: TemporaryDirectory, open: OpenStore, run: RunRecord) {
+        let directory = try TemporaryDirectory()
+        let open = try await OpenStore.open(try backend.makeLocation(in: directory))
+        do {
+            return (directory, open, try await makeRun(in: open.store).run)
+        } catch {
+            await open.close()
+            throw error
+        }
+    }
+
     /// Messages currently held by the process `pid` (worker ids embed the pid).
     static func held(by pid: Int32, in store: Store, runID: String) async throws -> [MessageRecord] {
         try await store.messages(runID: runID).filter {
