@@ -12,24 +12,24 @@ import TestSupport
 /// A message stored with no AAC version (made before there were any, or whose worker could not
 /// make it) gets one made once, from its Opus, the first time `?container=mp4` is asked for;
 /// the work a request can start is bounded, and a failure leaves the Opus served as before.
-@Suite struct AACOnDemandTests: CallsTheAPI {
+@Suite struct AACOnDemandTests {
     /// A ready message of `seconds` of espeak-ng speech, its Ogg Opus made by the real pipeline,
     /// stored the way a worker from before AAC versions stored it: with no AAC.
-    static func readyMessage(_ fixture: APITestApp, _ client: some TestClientProtocol, text: String = "Keep going, you are doing great")
+    static func readyMessage(_ fixture: TestServer, _ client: some TestClientProtocol, text: String = "Keep going, you are doing great")
         async throws -> (id: String, owner: String, ogg: Data)
     {
         let speech = fixture.directory.file("speech.wav")
-        try ExternalProcess.tool("espeak-ng", ["-w", speech, text])
+        try Tool.run("espeak-ng", ["-w", speech, text])
         let message = try MessagePipeline().process(.file(path: speech), metadata: MessageMetadata(marker: try DistanceMarker(parsing: "1km"), sender: "Ann"))
         let ogg = Data(try OggOpusWriter.write(message.stream))
         let created = try await client.execute(
             uri: "/v1/runs", method: .post, headers: [.contentType: "application/json"],
             body: ByteBuffer(string: #"{"title":"Old"}"#))
-        let run = try Self.json(CreateRunResponse.self, created)
+        let run = try json(CreateRunResponse.self, created)
         let upload = try await client.execute(
-            uri: "/v1/runs/\(run.id)/messages?marker=1km&sender=Ann", method: .post, headers: Self.bearer(run.inviteToken),
+            uri: "/v1/runs/\(run.id)/messages?marker=1km&sender=Ann", method: .post, headers: bearer(run.inviteToken),
             body: ByteBuffer(bytes: [UInt8](repeating: 7, count: 1000)))
-        let id = try Self.json(UploadResponse.self, upload).id
+        let id = try json(UploadResponse.self, upload).id
         let claim = try #require(try await fixture.store.claim(workerID: "old", leaseSeconds: 30))
         #expect(try await fixture.store.complete(claim, result: JobResult(audio: ogg, durationSeconds: message.durationSeconds)))
         return (id, run.ownerToken, ogg)
@@ -48,12 +48,12 @@ import TestSupport
     }
 
     @Test func anOlderMessageGetsItsAACMadeOnceWhenFirstAskedFor() async throws {
-        let fixture = try await APITestApp()
-        try await fixture.app.test(.router) { client in
+        let fixture = try TestServer()
+        try await fixture.router { client, _ in
             let message = try await Self.readyMessage(fixture, client)
             #expect(try await fixture.store.audio.aac(messageID: message.id) == nil)
             let uri = "/v1/messages/\(message.id)/audio?container=mp4"
-            let first = try await client.execute(uri: uri, method: .get, headers: Self.bearer(message.owner))
+            let first = try await client.execute(uri: uri, method: .get, headers: bearer(message.owner))
             #expect(first.status == .ok, "\(String(buffer: first.body))")
             #expect(first.headers[.contentType] == "audio/mp4")
             let body = Data(buffer: first.body)
@@ -63,7 +63,7 @@ import TestSupport
             // ffprobe reads AAC-LC in MP4, with the Opus message's length and its tags.
             let path = fixture.directory.file("served.m4a")
             try body.write(to: URL(fileURLWithPath: path))
-            let probe = try ExternalProcess.tool("ffprobe", ["-v", "error", "-show_entries",
+            let probe = try Tool.run("ffprobe", ["-v", "error", "-show_entries",
                 "stream=codec_name,profile,channels:format=duration:format_tags=artist,DISTANCE_MARKER", "-of", "default=nw=1", path]).text
             #expect(probe.contains("codec_name=aac") && probe.contains("profile=LC") && probe.contains("channels=1"), "\(probe)")
             #expect(probe.contains("TAG:artist=Ann") && probe.contains("TAG:DISTANCE_MARKER=1000m"), "\(probe)")
@@ -74,13 +74,13 @@ import TestSupport
             #expect(abs(measured.integrated + 16) <= 0.5 && measured.truePeak <= -1, "\(measured)")
 
             // Made once: the next request reads the stored file.
-            let again = try await client.execute(uri: uri, method: .get, headers: Self.bearer(message.owner))
+            let again = try await client.execute(uri: uri, method: .get, headers: bearer(message.owner))
             #expect(Data(buffer: again.body) == body && again.headers[.eTag] == first.headers[.eTag])
-            var conditional = Self.bearer(message.owner)
+            var conditional = bearer(message.owner)
             conditional[.ifNoneMatch] = first.headers[.eTag]
             #expect(try await client.execute(uri: uri, method: .get, headers: conditional).status == .notModified)
             // The Opus is what it was.
-            let ogg = try await client.execute(uri: "/v1/messages/\(message.id)/audio", method: .get, headers: Self.bearer(message.owner))
+            let ogg = try await client.execute(uri: "/v1/messages/\(message.id)/audio", method: .get, headers: bearer(message.owner))
             #expect(Data(buffer: ogg.body) == message.ogg)
         }
     }
@@ -91,25 +91,26 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let counter = directory.file("starts")
         let program = try Self.program(directory, counting: counter, then: "kill -KILL $$")
-        let fixture = try await APITestApp { $0.aac.isolation.executablePath = program }
-        try await fixture.app.test(.router) { client in
+        // The workers' AAC settings are the ones a request uses too.
+        let fixture = try TestServer { $0.pipeline.aac?.isolation.executablePath = program }
+        try await fixture.router { client, _ in
             let message = try await Self.readyMessage(fixture, client)
             let uri = "/v1/messages/\(message.id)/audio?container=mp4"
-            let failed = try await client.execute(uri: uri, method: .get, headers: Self.bearer(message.owner))
+            let failed = try await client.execute(uri: uri, method: .get, headers: bearer(message.owner))
             #expect(failed.status == .serviceUnavailable)
-            let reason = try UploadAdmissionTests.errorMessage(failed)
-            #expect(reason.contains("could not be made") && reason.contains("AAC encoder"), "\(reason)")
+            let said = try reason(failed)
+            #expect(said.contains("could not be made") && said.contains("AAC encoder"), "\(said)")
             #expect(failed.headers[.retryAfter].flatMap(Int.init).map { $0 > 0 } == true)
             #expect(Self.starts(counter) == 1)
 
-            let again = try await client.execute(uri: uri, method: .get, headers: Self.bearer(message.owner))
-            let againReason = try UploadAdmissionTests.errorMessage(again)
+            let again = try await client.execute(uri: uri, method: .get, headers: bearer(message.owner))
+            let againReason = try reason(again)
             #expect(again.status == .serviceUnavailable && againReason.contains("could not be made"), "\(againReason)")
             #expect(Self.starts(counter) == 1, "a fresh failure is not tried again")
 
-            let ogg = try await client.execute(uri: "/v1/messages/\(message.id)/audio", method: .get, headers: Self.bearer(message.owner))
+            let ogg = try await client.execute(uri: "/v1/messages/\(message.id)/audio", method: .get, headers: bearer(message.owner))
             #expect(ogg.status == .ok && Data(buffer: ogg.body) == message.ogg)
-            let webm = try await client.execute(uri: "/v1/messages/\(message.id)/audio?container=webm", method: .get, headers: Self.bearer(message.owner))
+            let webm = try await client.execute(uri: "/v1/messages/\(message.id)/audio?container=webm", method: .get, headers: bearer(message.owner))
             #expect(webm.status == .ok)
             #expect(try await fixture.store.message(id: message.id)?.status == .ready)
             #expect(try await fixture.store.audio.aac(messageID: message.id) == nil)
@@ -120,15 +121,15 @@ import TestSupport
     /// no longer than the wait and another message's request starts nothing; both are 503 with
     /// Retry-After, and the work, once done, is stored.
     @Test func theWorkARequestStartsIsBounded() async throws {
-        let fixture = try await APITestApp()
+        let fixture = try TestServer()
         let counter = fixture.directory.file("starts")
-        let real = try BuiltProduct.path("voicemsg-decode")
+        let real = try Tool.built("voicemsg-decode")
         let slow = try Self.program(fixture.directory, counting: counter, then: "sleep 2\nexec '\(real)' \"$@\"")
         var configuration = AACEncoder.Configuration()
         configuration.isolation.executablePath = slow
         let versions = AACVersions(
             store: fixture.store, configuration: configuration, threads: UploadThreads(threads: 2), limit: 1, wait: .milliseconds(300))
-        try await fixture.app.test(.router) { client in
+        try await fixture.router { client, _ in
             let first = try await Self.readyMessage(fixture, client)
             let second = try await Self.readyMessage(fixture, client, text: "Nearly there")
             await #expect {

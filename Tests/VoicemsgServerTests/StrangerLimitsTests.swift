@@ -136,8 +136,8 @@ import TestSupport
                 #expect(weak.status == 304, "\(audioPath)")
                 // The same tokens open it: not the invite, not another run's owner, not none.
                 #expect(try await server.request(audioPath).status == 401, "\(audioPath)")
-                #expect(try await server.request(audioPath, headers: HTTPAnswer.bearer(runB.inviteToken)).status == 403, "\(audioPath)")
-                #expect(try await server.request(audioPath, headers: HTTPAnswer.bearer(runA.ownerToken)).status == 403, "\(audioPath)")
+                #expect(try await server.request(audioPath, headers: bearer(runB.inviteToken)).status == 403, "\(audioPath)")
+                #expect(try await server.request(audioPath, headers: bearer(runA.ownerToken)).status == 403, "\(audioPath)")
                 // Ranges stay inside the file; one past it is 416 with the length.
                 var ranged = ownerB
                 ranged[.range] = "bytes=-100"

@@ -50,7 +50,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("mum.m4a").path
         let input = try Fixtures.speechWAV()
-        let result = try CommandLine.voicemsg(["encode", input, "-o", output, "--marker", "5km", "--json"])
+        let result = try Tool.voicemsg(["encode", input, "-o", output, "--marker", "5km", "--json"])
         try #require(result.status == 0, "\(result.standardError)")
         let json = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
         let report = try #require(json["report"] as? [String: Any])
@@ -67,7 +67,7 @@ import TestSupport
         try "#!/bin/sh\nkill -KILL $$\n".write(toFile: killed, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: killed)
         let failing = folder.appendingPathComponent("failing.m4a").path
-        let failed = try CommandLine.voicemsg(["encode", input, "-o", failing, "--marker", "5km"], environment: ["VOICEMSG_DECODE": killed])
+        let failed = try Tool.voicemsg(["encode", input, "-o", failing, "--marker", "5km"], environment: ["VOICEMSG_DECODE": killed])
         #expect(failed.status == 1)
         #expect(failed.errorLines.count == 1 && failed.errorLines.first?.hasPrefix("\(input): the AAC encoder") == true, "\(failed.errorLines)")
         #expect(!FileManager.default.fileExists(atPath: failing))

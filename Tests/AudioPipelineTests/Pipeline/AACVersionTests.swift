@@ -1,6 +1,7 @@
 import Foundation
 import RunTracking
 import Testing
+import TestSupport
 @testable import AudioPipeline
 
 /// The AAC version of a message, for browsers that play no Opus, judged by ffprobe and ffmpeg:
@@ -43,7 +44,7 @@ import Testing
     }
 
     static func probe(_ path: String) throws -> Probe {
-        let output = try ExternalTool.run("ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", "-show_format", path])
+        let output = try Tool.run("ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", "-show_format", path])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(output.text.utf8)) as? [String: Any])
         let streams = try #require(json["streams"] as? [[String: Any]])
         try #require(streams.count == 1, "\(streams)")
@@ -53,7 +54,7 @@ import Testing
     /// How many samples ffmpeg decodes from `path`, at 48 kHz mono.
     static func decodedSampleCount(_ path: String) throws -> Int {
         let raw = path + ".f32"
-        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", path, "-f", "f32le", "-ac", "1", "-ar", "48000", raw])
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", path, "-f", "f32le", "-ac", "1", "-ar", "48000", raw])
         return try FileManager.default.attributesOfItem(atPath: raw)[.size] as! Int / 4
     }
 
@@ -81,7 +82,7 @@ import Testing
         #expect(decoded >= Int(opusSamples) && abs(Double(decoded) - Double(opusSamples)) / 48_000 <= 0.030,
                 "\(name): ffmpeg decodes \(decoded) samples, the Opus message has \(opusSamples)")
 
-        let measured = try ExternalTool.ebur128(path)
+        let measured = try ReferenceTools.ebur128(path)
         print(String(format: "aac %@: %.2f LUFS, %.2f dBTP, %.0f b/s, %.2f ms longer decoded", name, measured.integrated,
                      measured.truePeak, bitrate, Double(decoded - Int(opusSamples)) / 48))
         #expect(abs(measured.integrated - target) <= tolerance, "\(name): \(measured.integrated) LUFS")
@@ -171,7 +172,7 @@ import Testing
         // The Opus is whole: it decodes to its own length at the target level.
         let path = folder.appendingPathComponent("message.opus").path
         try Data(OggOpusWriter.write(message.stream)).write(to: URL(fileURLWithPath: path))
-        let measured = try ExternalTool.ebur128(path)
+        let measured = try ReferenceTools.ebur128(path)
         #expect(abs(measured.integrated - Self.target) <= 0.2 && measured.truePeak <= Self.ceiling)
     }
 
@@ -192,7 +193,7 @@ import Testing
         let folder = try SpeechRecordings.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let bare = folder.appendingPathComponent("bare.mp4").path
-        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
                                         "-c:a", "aac", "-b:a", "32k", "-fflags", "+bitexact", "-map_metadata", "-1", bare])
         let file = Array(try Data(contentsOf: URL(fileURLWithPath: bare)))
         // FFmpeg writes an empty metadata list; without its `udta`, the whole box is made.
@@ -206,12 +207,12 @@ import Testing
             try Data(try tags.taggingMP4(bytes)).write(to: URL(fileURLWithPath: tagged))
             let probe = try Self.probe(tagged)
             #expect(probe.tags["artist"] == "Dad" && probe.tags["DISTANCE_MARKER"] == "5000m", "\(label): \(probe.tags)")
-            try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-xerror", "-i", tagged, "-f", "null", "-"])
+            try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-xerror", "-i", tagged, "-f", "null", "-"])
         }
 
         // With `moov` first (faststart), growing it would move the media: refused.
         let faststart = folder.appendingPathComponent("faststart.mp4").path
-        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", bare, "-c", "copy", "-movflags", "+faststart", faststart])
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", bare, "-c", "copy", "-movflags", "+faststart", faststart])
         #expect(throws: AudioPipelineError.self) {
             try tags.taggingMP4(Array(try Data(contentsOf: URL(fileURLWithPath: faststart))))
         }
