@@ -470,13 +470,15 @@ def offset(point, bearing_degrees, meters):
 
 def course_run(course_points, turn_at, spur_meters):
     """The runner's way along a course given as points FIX_METERS apart: on it to `turn_at` m,
-    then a wrong turn `spur_meters` out at right angles and back, then on to the end. Returns
-    the fixes and, for each, where along the course the runner truly is."""
+    then a wrong turn `spur_meters` out at right angles and back, then on to the end. The spur
+    goes to the left, away from the rest of this course: to the right it would run onto the
+    course 50 m further on, which no tracker could tell from the runner being there. Returns the
+    fixes and, for each, where along the course the runner truly is."""
     turn = int(turn_at / FIX_METERS)
     a, b = course_points[turn - 1], course_points[turn]
     heading = math.degrees(math.atan2((b[1] - a[1]) * math.cos(math.radians(a[0])), b[0] - a[0]))
     steps = int(spur_meters / FIX_METERS)
-    out = [offset(b, heading + 90, FIX_METERS * i) for i in range(1, steps + 1)]
+    out = [offset(b, heading - 90, FIX_METERS * i) for i in range(1, steps + 1)]
     fixes = course_points[:turn + 1] + out + out[-2::-1] + course_points[turn:]
     truth = [i * FIX_METERS for i in range(turn + 1)] + [turn * FIX_METERS] * (2 * steps - 1) \
         + [i * FIX_METERS for i in range(turn, len(course_points))]
