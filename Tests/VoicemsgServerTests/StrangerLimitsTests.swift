@@ -19,7 +19,10 @@ import TestSupport
     }
 
     @Test func everyLimitAStrangerMeetsHolds() async throws {
-        try await TestServer(workers: 1) { $0.api.runCreationsPerMinute = 30 }.live { server in
+        try await TestServer(workers: 1) {
+            $0.api.runCreationsPerMinute = 30
+            $0.api.maxCourseBytes = 64 * 1024
+        }.live { server in
             func createRun(_ body: String) async throws -> HTTPAnswer {
                 try await server.request("/v1/runs", method: .post, headers: [.contentType: "application/json"], body: Data(body.utf8))
             }
@@ -57,6 +60,21 @@ import TestSupport
             // Numbers.
             let huge = try await createRun(#"{"title":"Far","plannedDistanceMeters":1e308}"#)
             #expect(huge.status == 400)
+
+            // The course: the owner's alone, GPX only, within its size; a refusal stores nothing.
+            let coursePath = "/v1/runs/\(run.id)/course"
+            let gpx = Data(#"<gpx version="1.1"><rte><rtept lat="52.5" lon="13.4"/><rtept lat="52.501" lon="13.4"/></rte></gpx>"#.utf8)
+            #expect(try await server.request(coursePath, method: .put, body: gpx).status == 401)
+            #expect(try await server.request(coursePath, method: .put, headers: invite, body: gpx).status == 403)
+            #expect(try await server.request("/v1/runs/\(runB.id)/course", method: .put, headers: owner, body: gpx).status == 403)
+            let notGPX = try await server.request(coursePath, method: .put, headers: owner, body: Data("%PDF-1.7".utf8))
+            #expect(notGPX.status == 400 && notGPX.text.contains("not a GPX file"), "\(notGPX.text)")
+            let hugeCourse = Data("<gpx>".utf8) + Data(repeating: 0x20, count: 100 * 1024)
+            #expect(try await server.request(coursePath, method: .put, headers: owner, body: hugeCourse).status == 413)
+            let kept = try await server.request(coursePath, method: .put, headers: owner, body: gpx)
+            #expect(kept.status == 200 && kept.headers["cache-control"] == "private, no-store", "\(kept.text)")
+            let courseDeleted = try await server.request(coursePath, method: .delete, headers: owner)
+            #expect(courseDeleted.status == 204)
 
             // Idempotency.
             let keyed = try await upload("marker=1km&sender=Ann", headers: [HTTPField.Name("Idempotency-Key")!: "probe-1"])

@@ -6,12 +6,6 @@ public struct StoredCourse: Sendable, Equatable {
     public var lengthMeters: Double
     public var pointCount: Int
     public var pointsJSON: String
-
-    public init(lengthMeters: Double, pointCount: Int, pointsJSON: String) {
-        self.lengthMeters = lengthMeters
-        self.pointCount = pointCount
-        self.pointsJSON = pointsJSON
-    }
 }
 
 /// What became of a request to keep or remove a run's course.
