@@ -555,9 +555,10 @@ def scenario_course(ctx):
         for index, point in enumerate(fixes):
             runner.move_to(point)
             time.sleep(FIX_SECONDS)
-            seen_off = seen_off or runner.browser.text("run-status-badge") == "Off course"
-            if index == left + 8:
+            off_now = runner.browser.text("run-status-badge") == "Off course"
+            if off_now and not seen_off:
                 runner.browser.screenshots(ctx.shots, "course-2-off-course")
+            seen_off = seen_off or off_now
             for event in runner.audio():
                 if event["type"] == "playing" and event["number"] not in started_at:
                     started_at[event["number"]] = index
