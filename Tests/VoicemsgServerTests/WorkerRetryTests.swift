@@ -55,8 +55,11 @@ import TestSupport
     }
 
     /// Enqueues one message allowed `maxAttempts`, runs a one-worker pool whose processor fails
-    /// `failures` times, and waits (30 s at most) for the message to reach `status`. Returns its
-    /// record, its stored audio and when each processor call started.
+    /// `failures` times, and waits (120 s at most) for the message to reach `status`. Returns its
+    /// record, its stored audio and when each processor call started. The wait is long because
+    /// `make test` runs this beside the suites that decode and encode real audio, and on a
+    /// 2-core machine a claimed attempt can wait tens of seconds for a thread; it ends as soon as
+    /// the status is reached.
     static func runFlakyJob(
         on backend: Backend, maxAttempts: Int, failures: Int, retryBaseSeconds: Double, until status: MessageStatus
     ) async throws -> (record: MessageRecord, audio: Data?, starts: [ContinuousClock.Instant]) {
@@ -77,7 +80,7 @@ import TestSupport
         let workers = Task { try await pool.run() }
         defer { workers.cancel() }
 
-        let reached = try await eventually(within: 30) { try await store.message(id: message.id)?.status == status }
+        let reached = try await eventually(within: 120) { try await store.message(id: message.id)?.status == status }
         #expect(reached, "the message never became \(status)")
         let record = try #require(try await store.message(id: message.id))
         return (record, try await store.audio(messageID: message.id), processor.starts)
