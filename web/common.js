@@ -229,7 +229,7 @@ export function plainFailure(reason, { forSender = true } = {}) {
   if (text.includes("no speech")) {
     cause = "We couldn’t hear anyone speaking in the recording.";
     advice = "Check that the microphone is on and close to you, and record again.";
-  } else if (text.includes("damaged")) {
+  } else if (text.includes("damaged") || text.includes("truncated or corrupt")) {
     cause = "The recording came out damaged, so it cannot be played.";
     advice = "Please record it again.";
   } else if (text.includes("too long") || /at most \d+ s/.test(text)) {
