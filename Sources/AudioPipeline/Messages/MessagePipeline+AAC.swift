@@ -49,28 +49,19 @@ extension MessagePipeline {
             clock.lap("aac encode")
 
             let count = normalized.output.count
-            let meter = try LoudnessMeter.Session(sampleRate: rate, expectedFrames: count, truePeak: false)
             // The padding after the last sample plays too where a player ignores the edit
             // list's end, so its peaks count.
-            var collector = BlockPeakCollector(
-                sampleCount: count + AACEncoder.frameSize,
-                exactAbove: Float(pow(10, (settings.truePeakCeiling - Self.peakMargin) / 20)), keepingOnlyExcesses: true)
-            let decodedCount = try encoder.decode(file) { block in
-                try meter.add(block)
-                collector.append(block)
+            var decodedCount = 0
+            let decoded = try Self.measureDecoded(count: count, peakSamples: count + AACEncoder.frameSize, settings: settings) { each in
+                decodedCount = try encoder.decode(file, samples: each)
             }
-            collector.finish()
-            let peak = collector.highest
-            let after = LoudnessMeasurement(
-                integratedLoudness: try meter.result().integratedLoudness,
-                truePeak: peak > 0 ? 20 * log10(Double(peak)) : nil,
-                isUngated: count < rate * 4 / 10)
+            let after = decoded.loudness
             clock.lap("aac verify")
 
             let decodedPeak = after.truePeak ?? -.infinity
             let decodedLoudness = after.integratedLoudness ?? -.infinity
-            let peakOK = decodedPeak <= settings.truePeakCeiling - Self.peakMargin
-            let loudnessOK = abs(decodedLoudness - settings.targetLoudness) <= Self.aacLoudnessTolerance || normalized.isGainCapped
+            let (peakOK, loudnessOK) = Self.judge(
+                after, settings: settings, tolerance: Self.aacLoudnessTolerance, isGainCapped: normalized.isGainCapped)
             if (peakOK && loudnessOK) || pass == aac.maximumPasses {
                 var tagged = tags
                 tagged.setTrackGain(outputLoudness: after.integratedLoudness)
@@ -99,7 +90,7 @@ extension MessagePipeline {
                 let limit = Float(pow(10, (settings.truePeakCeiling - Self.peakMargin) / 20))
                 // A peak in the padding is the last block's doing.
                 let last = GainCurve.blockCount(count) - 1
-                let excesses = collector.excesses.map { (block: min($0.block, last), peak: $0.peak) }
+                let excesses = decoded.excesses.map { (block: min($0.block, last), peak: $0.peak) }
                 dips = Self.dips(over: limit, in: excesses, previous: dips, sampleCount: count, sampleRate: rate)
                 limiterCeiling -= decodedPeak - (settings.truePeakCeiling - Self.peakMargin)
             }

@@ -135,28 +135,17 @@ public struct MessagePipeline: Sendable {
             clock.lap("encode")
 
             let count = Int(stream.validSampleCount)
-            let meter = try LoudnessMeter.Session(sampleRate: OpusStream.sampleRate, expectedFrames: count, truePeak: false)
-            // The blocks whose peak passes the limit, which is all `dips` needs, and the peak.
-            var collector = BlockPeakCollector(
-                sampleCount: count, exactAbove: Float(pow(10, (settings.truePeakCeiling - Self.peakMargin) / 20)),
-                keepingOnlyExcesses: true)
-            try OpusStreamDecoder.decode(stream) { block in
-                try meter.add(block)
-                collector.append(block)
+            let decoded = try Self.measureDecoded(count: count, peakSamples: count, settings: settings) { each in
+                try OpusStreamDecoder.decode(stream, samples: each)
             }
-            collector.finish()
-            let decodedPeaks = collector.excesses
-            let peak = collector.highest
-            let after = LoudnessMeasurement(
-                integratedLoudness: try meter.result().integratedLoudness,
-                truePeak: peak > 0 ? 20 * log10(Double(peak)) : nil,
-                isUngated: count < OpusStream.sampleRate * 4 / 10)
+            let decodedPeaks = decoded.excesses
+            let after = decoded.loudness
             clock.lap("verify")
 
             let decodedPeak = after.truePeak ?? -.infinity
             let decodedLoudness = after.integratedLoudness ?? -.infinity
-            let peakOK = decodedPeak <= settings.truePeakCeiling - Self.peakMargin
-            let loudnessOK = abs(decodedLoudness - settings.targetLoudness) <= settings.tolerance || normalized.isGainCapped
+            let (peakOK, loudnessOK) = Self.judge(
+                after, settings: settings, tolerance: settings.tolerance, isGainCapped: normalized.isGainCapped)
             if (peakOK && loudnessOK) || pass == Self.maximumPasses {
                 stream.tags = tags(for: metadata, outputLoudness: after.integratedLoudness)
                 let normalization = Normalizer.Measurement(
@@ -245,5 +234,49 @@ public struct MessagePipeline: Sendable {
         }
         tags.append("ENCODER", Self.encoderName)
         return tags
+    }
+}
+
+extension MessagePipeline {
+    /// What a decoding of the encoded message measures, as each encoding loop checks it: its
+    /// loudness and the true peak of the decoded samples, and the blocks whose peak passes the
+    /// ceiling less the margin, which is all the gain's dips need.
+    struct DecodedMeasurement {
+        var loudness: LoudnessMeasurement
+        var excesses: [(block: Int, peak: Float)]
+    }
+
+    /// Measures the `count` samples `decode` hands over (to `each`, block by block), with peaks
+    /// kept over `peakSamples` (more than `count` where a player may play the padding too).
+    static func measureDecoded(
+        count: Int, peakSamples: Int, settings: Normalizer.Configuration,
+        decode: (_ each: (UnsafeBufferPointer<Float>) throws -> Void) throws -> Void
+    ) throws -> DecodedMeasurement {
+        let meter = try LoudnessMeter.Session(sampleRate: OpusStream.sampleRate, expectedFrames: count, truePeak: false)
+        var collector = BlockPeakCollector(
+            sampleCount: peakSamples, exactAbove: Float(pow(10, (settings.truePeakCeiling - peakMargin) / 20)),
+            keepingOnlyExcesses: true)
+        try decode { block in
+            try meter.add(block)
+            collector.append(block)
+        }
+        collector.finish()
+        let peak = collector.highest
+        return DecodedMeasurement(
+            loudness: LoudnessMeasurement(
+                integratedLoudness: try meter.result().integratedLoudness,
+                truePeak: peak > 0 ? 20 * log10(Double(peak)) : nil,
+                isUngated: count < OpusStream.sampleRate * 4 / 10),
+            excesses: collector.excesses)
+    }
+
+    /// Whether the decoded message keeps under the ceiling less the margin, and lands within
+    /// `tolerance` of the target (or the gain was capped, so it cannot get louder).
+    static func judge(
+        _ decoded: LoudnessMeasurement, settings: Normalizer.Configuration, tolerance: Double, isGainCapped: Bool
+    ) -> (peakOK: Bool, loudnessOK: Bool) {
+        let peakOK = (decoded.truePeak ?? -.infinity) <= settings.truePeakCeiling - peakMargin
+        let loudnessOK = abs((decoded.integratedLoudness ?? -.infinity) - settings.targetLoudness) <= tolerance || isGainCapped
+        return (peakOK, loudnessOK)
     }
 }
