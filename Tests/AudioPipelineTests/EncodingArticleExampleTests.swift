@@ -75,12 +75,7 @@ struct EncodingArticleExampleTests {
     }
 
     @Test func theArticleShowsThisCode() throws {
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let begin = try #require(source.range(of: "    // Article begin\n"))
-        let end = try #require(source.range(of: "    // Article end\n"))
-        // The block without the test's indentation.
-        let block = source[begin.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasPrefix("    ") ? String($0.dropFirst(4)) : String($0) }.joined(separator: "\n")
+        let block = try #require(try articleBlock(inTestFile: #filePath, indentation: 4))
         let article = try String(
             contentsOf: Self.root.appendingPathComponent("Sources/AudioPipeline/AudioPipeline.docc/EncodingAMessage.md"), encoding: .utf8)
         #expect(article.contains(block), "the article's example differs from this test's code")

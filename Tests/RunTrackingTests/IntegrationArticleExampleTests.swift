@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import RunTracking
 
 /// The example of RunTracking's integration article (the DocC catalogue's
@@ -100,12 +101,7 @@ struct IntegrationArticleExampleTests {
 
     @Test func theArticleShowsThisCode() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let begin = try #require(source.range(of: "        // Article begin\n"))
-        let end = try #require(source.range(of: "        // Article end\n"))
-        // The block without the test's indentation.
-        let block = source[begin.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasPrefix("        ") ? String($0.dropFirst(8)) : String($0) }.joined(separator: "\n")
+        let block = try #require(try articleBlock(inTestFile: #filePath, indentation: 8))
         let article = try String(
             contentsOf: root.appendingPathComponent("Sources/RunTracking/RunTracking.docc/IntegratingRunTracking.md"), encoding: .utf8)
         #expect(article.contains(block), "the integration article's example differs from this test's code")
