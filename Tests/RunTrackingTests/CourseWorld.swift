@@ -39,30 +39,14 @@ struct CourseWorld {
         /// through the same places: the course measures geodesics on the ellipsoid, which differ
         /// from the map's metres by 0.05% here, 20 m over a marathon.
         func courseMeters(_ meters: Double, on course: Course) -> Double {
-            let target = min(max(meters, 0), length)
-            var low = 0, high = cumulative.count - 1
-            while high - low > 1 {
-                let middle = (low + high) / 2
-                if cumulative[middle] <= target { low = middle } else { high = middle }
-            }
-            let span = cumulative[high] - cumulative[low]
-            let share = span > 0 ? (target - cumulative[low]) / span : 0
+            let (low, high, share) = stretch(at: meters, along: cumulative)
             return course.cumulativeMeters[low] + share * (course.cumulativeMeters[high] - course.cumulativeMeters[low])
         }
 
         func locate(_ meters: Double) -> (east: Double, north: Double) {
-            let target = min(max(meters, 0), length)
-            // The first vertex at or past `target`, by halves: a course may have 100,000.
-            var low = 1, high = cumulative.count - 1
-            while low < high {
-                let middle = (low + high) / 2
-                if cumulative[middle] >= target { high = middle } else { low = middle + 1 }
-            }
-            let index = low
-            let span = cumulative[index] - cumulative[index - 1]
-            let share = span > 0 ? (target - cumulative[index - 1]) / span : 0
-            return (points[index - 1].east + share * (points[index].east - points[index - 1].east),
-                    points[index - 1].north + share * (points[index].north - points[index - 1].north))
+            let (low, high, share) = stretch(at: meters, along: cumulative)
+            return (points[low].east + share * (points[high].east - points[low].east),
+                    points[low].north + share * (points[high].north - points[low].north))
         }
     }
 

@@ -38,15 +38,7 @@ struct TruePath: Sendable {
 
     /// The place `meters` along the path, and the unit direction of travel there (east, north).
     func locate(_ meters: Double) -> (latitude: Double, longitude: Double, east: Double, north: Double) {
-        let target = min(max(meters, 0), length)
-        // The last vertex at or before `target`.
-        var low = 0, high = cumulative.count - 1
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if cumulative[middle] <= target { low = middle } else { high = middle }
-        }
-        let span = cumulative[high] - cumulative[low]
-        let share = span > 0 ? (target - cumulative[low]) / span : 0
+        let (low, high, share) = stretch(at: meters, along: cumulative)
         let latitude = latitudes[low] + share * (latitudes[high] - latitudes[low])
         let longitude = longitudes[low] + share * (longitudes[high] - longitudes[low])
         let north = (latitudes[high] - latitudes[low]) * LocalMeters.perDegreeLatitude
