@@ -190,6 +190,19 @@ def get_ready(runner, name, results):
     get_ready_count(runner, name, results, 3)
 
 
+def create_run(ctx, runner):
+    """Presses Create run on the plan page and reads the new run's id and tokens from the
+    runner's page it opens (`/runs/{id}#owner=…&invite=…`)."""
+    runner.click("Create run")
+    runner.browser.wait(lambda: "/runs/" in runner.driver.current_url and runner.browser.visible("run-card"),
+                        what="the runner's page of the new run")
+    url = runner.driver.current_url
+    fragment = dict(part.split("=", 1) for part in url.split("#", 1)[1].split("&"))
+    run_ = {"id": url.split("/runs/")[1].split("#")[0], "ownerToken": fragment["owner"], "inviteToken": fragment["invite"]}
+    ctx.tokens += [run_["ownerToken"], run_["inviteToken"]]
+    return run_
+
+
 def get_ready_count(runner, name, results, count):
     runner.click("Get ready")
     began = time.time()
@@ -233,14 +246,8 @@ def scenario_run(ctx):
         runner.browser.el("distance-typed").send_keys(PLANNED_KM)
         runner.browser.el("runner-name").clear()
         runner.browser.el("runner-name").send_keys("Sam")
-        runner.click("Create run")
-        runner.browser.wait(lambda: "/runs/" in runner.driver.current_url and runner.browser.visible("run-card"),
-                            what="the runner's page of the new run")
-        url = runner.driver.current_url
-        run_id = url.split("/runs/")[1].split("#")[0]
-        fragment = dict(part.split("=", 1) for part in url.split("#", 1)[1].split("&"))
-        run_ = {"id": run_id, "ownerToken": fragment["owner"], "inviteToken": fragment["invite"]}
-        ctx.tokens += [run_["ownerToken"], run_["inviteToken"]]
+        run_ = create_run(ctx, runner)
+        run_id, url = run_["id"], runner.driver.current_url
         invite = runner.browser.el("invite-link").get_attribute("value")
         results.check(name, "the runner's page has the invite link ready to share",
                       invite.endswith(f"/r/{run_id}#invite={run_['inviteToken']}"), invite)
@@ -514,14 +521,8 @@ def scenario_course(ctx):
                       runner.browser.js("return document.querySelectorAll('#course-outline path').length") == 1
                       and abs(float(typed) * 1000 - length) < 8, f"target {typed} km; {runner.browser.text('course-caption')}")
         runner.browser.screenshots(ctx.shots, "course-0-plan", focus_id="course-preview")
-        runner.click("Create run")
-        runner.browser.wait(lambda: "/runs/" in runner.driver.current_url and runner.browser.visible("run-card"),
-                            what="the runner's page of the new run")
-        url = runner.driver.current_url
-        run_id = url.split("/runs/")[1].split("#")[0]
-        fragment = dict(part.split("=", 1) for part in url.split("#", 1)[1].split("&"))
-        run_ = {"id": run_id, "ownerToken": fragment["owner"], "inviteToken": fragment["invite"]}
-        ctx.tokens += [run_["ownerToken"], run_["inviteToken"]]
+        run_ = create_run(ctx, runner)
+        run_id = run_["id"]
         info = json.loads(http("GET", f"{server.base}/v1/runs/{run_id}", token=run_["inviteToken"])[1])
         course = info.get("course") or {}
         results.check(name, "the server keeps the course, simplified, and gives it to friends",
