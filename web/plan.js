@@ -3,7 +3,7 @@
 // ready to share. The runs planned on this device are listed under the form, each with its state.
 
 import { $, show, announce, api, formatDistance } from "./common.js";
-import { rememberedRuns, rememberRun, runnerLink, runPhase } from "./run-store.js";
+import { onRunsChanged, rememberedRuns, rememberRun, runnerLink, runPhase } from "./run-store.js";
 import { readGPX, courseLine } from "./course.js";
 import { drawOutline } from "./course-outline.js";
 import { sendCourse, noteCourseProblem } from "./course-upload.js";
@@ -193,3 +193,7 @@ $("course-choose").addEventListener("click", () => $("course-input").click());
 $("course-input").addEventListener("change", courseChosen);
 $("course-remove").addEventListener("click", courseRemoved);
 listRuns();
+// Back from a run's page the browser may show this page as it was left, and a run planned in
+// another tab lands in storage later: either way the list is drawn again from what is kept.
+window.addEventListener("pageshow", (event) => { if (event.persisted) listRuns(); });
+onRunsChanged(listRuns);

@@ -39,6 +39,13 @@ export function rememberedRuns() {
   return Array.isArray(runs) ? runs.filter((run) => run && run.id && run.ownerToken) : [];
 }
 
+/** Calls `changed` when another page of this site changes the runs kept here. */
+export function onRunsChanged(changed) {
+  window.addEventListener("storage", (event) => {
+    if (event.key === null || event.key === RUNS_KEY) changed();
+  });
+}
+
 /** Adds or updates a run (matched by id), keeping what was known and adding what is new. */
 export function rememberRun(run) {
   const runs = rememberedRuns();

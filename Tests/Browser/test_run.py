@@ -203,6 +203,21 @@ def create_run(ctx, runner):
     return run_
 
 
+def listed_run(runner, title):
+    """Whether `/` lists the run as Created, and what it shows. WebKit hands localStorage to a
+    new page through its storage process, so the list is waited for rather than read at once;
+    if it never comes, the detail says what the page's storage held."""
+    def listed():
+        text = runner.browser.text("run-list")
+        return title in text and "Created" in text
+    try:
+        runner.browser.wait(listed, timeout=10, what="the run in the list")
+        return True, runner.browser.text("run-list")
+    except AssertionError as error:
+        stored = runner.browser.js("return localStorage.getItem('voicemsg.runs')")
+        return False, f"{error}; the list shows {runner.browser.text('run-list')!r}, localStorage holds {stored!r}"
+
+
 def get_ready_count(runner, name, results, count):
     runner.click("Get ready")
     began = time.time()
@@ -256,9 +271,7 @@ def scenario_run(ctx):
                       (info["title"], info["plannedDistanceMeters"], info.get("runnerName")) == ("Sunday tempo run", 400, "Sam"),
                       str(info))
         runner.browser.open(f"{base}/")
-        listed = runner.browser.text("run-list")
-        results.check(name, "/ lists the run under your runs on this device", "Sunday tempo run" in listed
-                      and "Created" in listed, listed)
+        results.check(name, "/ lists the run under your runs on this device", *listed_run(runner, "Sunday tempo run"))
         runner.browser.open(url)
         runner.browser.wait(lambda: runner.browser.visible("run-card"), what="the run card")
 
