@@ -261,6 +261,12 @@ class Context:
     def open_browser(self, **options):
         return browsers.open_browser(self.engine, **options)
 
+    def plan_run(self, server, title, planned, runner_name=None):
+        """Plans a run through the API; its tokens are kept, to be looked for in the log."""
+        run_ = create_run(server, title, planned, runner_name)
+        self.tokens += [run_["ownerToken"], run_["inviteToken"]]
+        return run_
+
 
 def run_scenarios(scenarios, args, label, prefix):
     """For each engine: starts one server, runs the chosen scenarios against it (a scenario that

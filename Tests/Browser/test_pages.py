@@ -234,8 +234,7 @@ def message_id_on_page(browser, run_id):
 def scenario_record_and_send(ctx):
     name = "record-and-send"
     results, server = ctx.results, ctx.server
-    run_ = create_run(server, "Berlin Marathon", 42195)
-    ctx.tokens += [run_["ownerToken"], run_["inviteToken"]]
+    run_ = ctx.plan_run(server, "Berlin Marathon", 42195)
     browser = ctx.open_browser(microphone=ctx.fixtures["speech"])
     try:
         open_recording_page(browser, browser.base(server), run_)
@@ -412,8 +411,7 @@ def scenario_record_and_send(ctx):
 def scenario_failure(ctx):
     name = "failure"
     results, server = ctx.results, ctx.server
-    run_ = create_run(server, "Parkrun", 5000)
-    ctx.tokens += [run_["ownerToken"], run_["inviteToken"]]
+    run_ = ctx.plan_run(server, "Parkrun", 5000)
     browser = ctx.open_browser(microphone=ctx.fixtures["silence"])
     try:
         open_recording_page(browser, browser.base(server), run_)
@@ -466,8 +464,7 @@ def scenario_failure(ctx):
 def scenario_no_microphone(ctx):
     name = "no-microphone"
     results, server = ctx.results, ctx.server
-    run_ = create_run(server, "Sunday long run", 30000)
-    ctx.tokens += [run_["ownerToken"], run_["inviteToken"]]
+    run_ = ctx.plan_run(server, "Sunday long run", 30000)
     browser = ctx.open_browser(microphone=ctx.fixtures["speech"], deny_microphone=True)
     try:
         open_recording_page(browser, browser.base(server), run_)
@@ -521,8 +518,7 @@ def scenario_no_microphone(ctx):
 def scenario_runner_page(ctx):
     name = "runner-page"
     results, server = ctx.results, ctx.server
-    run_ = create_run(server, "Half marathon", 21097.5)
-    ctx.tokens += [run_["ownerToken"], run_["inviteToken"]]
+    run_ = ctx.plan_run(server, "Half marathon", 21097.5)
     speech, silence = ctx.fixtures["memo_wav"], ctx.fixtures["silence"]
     ids = [upload(server, run_, speech, "finish", "Dee"), upload(server, run_, speech, "5km", "Eve"),
            upload(server, run_, silence, "halfway", "Fay"), upload(server, run_, speech, "1km", "Gus")]
@@ -693,8 +689,7 @@ def scenario_dropped_connection(ctx):
     results, server = ctx.results, ctx.server
     for mode in ("cut-request", "lose-response"):
         name = f"dropped-{mode}"
-        run_ = create_run(server, "Trail run", 15000)
-        ctx.tokens += [run_["ownerToken"], run_["inviteToken"]]
+        run_ = ctx.plan_run(server, "Trail run", 15000)
         browser = ctx.open_browser(microphone=ctx.fixtures["speech"])
         try:
             base = browser.base(server, fault=mode)
@@ -747,8 +742,7 @@ def scenario_countdown(ctx):
     ctx.logs.append(server.log_path)
     browser = None
     try:
-        run_ = create_run(server, "Track session", 5000)
-        ctx.tokens += [run_["ownerToken"], run_["inviteToken"]]
+        run_ = ctx.plan_run(server, "Track session", 5000)
         browser = ctx.open_browser(microphone=ctx.fixtures["speech"])
         open_recording_page(browser, browser.base(server), run_)
         results.check(name, "the page states the server's limit", browser.text("limit-help") == "Up to 8 seconds.",
@@ -842,8 +836,7 @@ def scenario_https(ctx):
     browser = None
     try:
         results.check(name, "the server listens on https", server.scheme == "https", server.base)
-        run_ = create_run(server, "Lakeside 10k", 10000)
-        ctx.tokens += [run_["ownerToken"], run_["inviteToken"]]
+        run_ = ctx.plan_run(server, "Lakeside 10k", 10000)
         try:
             browser = ctx.open_browser(microphone=ctx.fixtures["speech"], host_alias="phone.test", insecure_tls=True)
             base, host = f"https://phone.test:{server.port}", "phone.test"

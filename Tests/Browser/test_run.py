@@ -182,8 +182,8 @@ def send_messages(ctx, server, run_):
     return ids
 
 
-def make_run(server, title="Test run"):
-    return harness.create_run(server, title, float(PLANNED_KM) * 1000, runner_name="Sam")
+def make_run(ctx, server, title="Test run"):
+    return ctx.plan_run(server, title, float(PLANNED_KM) * 1000, runner_name="Sam")
 
 
 def get_ready(runner, name, results):
@@ -339,8 +339,7 @@ def scenario_offline(ctx):
     server = Server(ctx.binary, ctx.folder, name=f"{ctx.engine}-offline-server")
     ctx.logs.append(server.log_path)
     port = server.port
-    run_ = make_run(server, "Offline run")
-    ctx.tokens += [run_["ownerToken"], run_["inviteToken"]]
+    run_ = make_run(ctx, server, "Offline run")
     runner = Runner(ctx, server)
     try:
         ids = send_messages(ctx, server, run_)
@@ -387,8 +386,7 @@ def scenario_offline(ctx):
 def scenario_reload_and_hide(ctx):
     name = ctx.name = "reload"
     results, server = ctx.results, ctx.server
-    run_ = make_run(server, "Reload run")
-    ctx.tokens += [run_["ownerToken"], run_["inviteToken"]]
+    run_ = make_run(ctx, server, "Reload run")
     runner = Runner(ctx, server)
     try:
         send_messages(ctx, server, run_)
@@ -458,8 +456,7 @@ def scenario_aac(ctx):
     keeps the AAC in MP4 of every message, and the run plays them at their markers."""
     name = ctx.name = "aac"
     results, server = ctx.results, ctx.server
-    run_ = make_run(server, "AAC run")
-    ctx.tokens += [run_["ownerToken"], run_["inviteToken"]]
+    run_ = make_run(ctx, server, "AAC run")
     runner = Runner(ctx, server, shims=["no-opus"])
     try:
         send_messages(ctx, server, run_)
@@ -633,8 +630,7 @@ def scenario_refusals(ctx):
             server.stop()
 
     server = ctx.server
-    run_ = make_run(server, "No location")
-    ctx.tokens += [run_["ownerToken"], run_["inviteToken"]]
+    run_ = make_run(ctx, server, "No location")
     runner = Runner(ctx, server, deny_location=True)
     try:
         send_messages(ctx, server, run_)
