@@ -14,13 +14,20 @@ import TestSupport
         return (store, await StoreServices.start(store))
     }
 
+    /// Opens `location` with its services running, migrated to the first version alone: a
+    /// database as the first release left it.
+    static func openAtFirstVersion(_ location: StoreLocation) async throws -> (store: Store, services: StoreServices) {
+        let (store, services) = try await openUnmigrated(location)
+        try await store.migrateToFirstVersion()
+        return (store, services)
+    }
+
     @Test func databaseAtMigrationOneUpgradesWhileInUseOnSQLite() async throws { try await databaseAtMigrationOneUpgradesWhileInUse(.sqlite) }
     @Test(.needsPostgreSQL) func databaseAtMigrationOneUpgradesWhileInUseOnPostgreSQL() async throws { try await databaseAtMigrationOneUpgradesWhileInUse(.postgres) }
     private func databaseAtMigrationOneUpgradesWhileInUse(_ backend: Backend) async throws {
         let directory = try TemporaryDirectory()
         let location = try backend.makeLocation(in: directory)
-        let (old, oldServices) = try await Self.openUnmigrated(location)
-        try await old.migrateToFirstVersion()
+        let (old, oldServices) = try await Self.openAtFirstVersion(location)
         #expect(try await old.appliedMigrations() == Array(old.knownMigrations.prefix(1)))
         #expect(try await !old.messageIndexes().contains("messages_leased"))
         let run = try await old.createRunAtFirstVersion()
@@ -65,8 +72,7 @@ import TestSupport
     private func databaseFromBeforeMigrationsWereRecordedIsAdopted(_ backend: Backend) async throws {
         let directory = try TemporaryDirectory()
         let location = try backend.makeLocation(in: directory)
-        let (old, oldServices) = try await Self.openUnmigrated(location)
-        try await old.migrateToFirstVersion()
+        let (old, oldServices) = try await Self.openAtFirstVersion(location)
         let run = try await old.createRunAtFirstVersion()
         let message = try await old.enqueueAtFirstVersion(runID: run.id)
         try await old.forgetMigrations()
@@ -89,8 +95,7 @@ import TestSupport
     private func markersComeBackAsParsedAcrossTheMigration(_ backend: Backend) async throws {
         let directory = try TemporaryDirectory()
         let location = try backend.makeLocation(in: directory)
-        let (old, oldServices) = try await Self.openUnmigrated(location)
-        try await old.migrateToFirstVersion()
+        let (old, oldServices) = try await Self.openAtFirstVersion(location)
         let run = try await old.createRunAtFirstVersion(plannedDistance: 10_000)
         let before: [(text: String, meters: Double, marker: DistanceMarker)] = [
             ("5000m", 5000, .absolute(meters: 5000)), ("1609.34m", 1609.34, .absolute(meters: 1609.34)),
