@@ -11,9 +11,9 @@ extension Course {
     /// most `spanPoints` places, which bounds the work on any file (a worst case of splitting
     /// off one place at a time costs spanPoints² per span, not points²).
     ///
-    /// - Throws: `CourseError` when what is left is no course: a course of jitter within
+    /// - Throws: `RunTrackingError` when what is left is no course: a course of jitter within
     ///   `tolerance` of one place becomes shorter than `minimumLength`.
-    public func simplified(within tolerance: Double) throws(CourseError) -> Course {
+    public func simplified(within tolerance: Double) throws(RunTrackingError) -> Course {
         guard points.count > 2, tolerance > 0 else { return self }
         var keep = [Bool](repeating: false, count: points.count)
         var start = 0

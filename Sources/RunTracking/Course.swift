@@ -6,7 +6,7 @@
 /// and longitude, which at any course's spacing is the geodesic to within millimetres).
 /// Consecutive places less than a millimetre apart are one place: the second is dropped.
 ///
-/// Refused, with a `CourseError` that says why: fewer than two distinct places, a course
+/// Refused, with a `RunTrackingError` that says why: fewer than two distinct places, a course
 /// shorter than `minimumLength` or longer than `maximumLength`, more than `maximumPointCount`
 /// places, or a place that cannot be on Earth.
 public struct Course: Sendable {
@@ -39,11 +39,11 @@ public struct Course: Sendable {
     /// The course's length in metres.
     public var length: Double { cumulativeMeters[cumulativeMeters.count - 1] }
 
-    /// - Throws: `CourseError` when the places cannot be a course (see the type's summary).
-    public init(points given: [Point]) throws(CourseError) {
+    /// - Throws: `RunTrackingError` when the places cannot be a course (see the type's summary).
+    public init(points given: [Point]) throws(RunTrackingError) {
         guard given.count <= Self.maximumPointCount else {
-            throw CourseError(
-                .tooManyPoints,
+            throw RunTrackingError(
+                .courseTooManyPoints,
                 "the course has \(given.count) points; at most \(Self.maximumPointCount) are taken")
         }
         var points: [Point] = []
@@ -52,8 +52,8 @@ public struct Course: Sendable {
         cumulative.reserveCapacity(given.count)
         for (number, point) in given.enumerated() {
             guard GPSFix(time: 0, latitude: point.latitude, longitude: point.longitude).hasValidCoordinates else {
-                throw CourseError(
-                    .invalidPoint, "point \(number + 1) of the course is not a place on Earth (latitude and longitude out of range)")
+                throw RunTrackingError(
+                    .invalidCoursePoint, "point \(number + 1) of the course is not a place on Earth (latitude and longitude out of range)")
             }
             guard let last = points.last else {
                 points.append(point)
@@ -68,18 +68,18 @@ public struct Course: Sendable {
             cumulative.append(cumulative[cumulative.count - 1] + step)
         }
         guard points.count >= 2 else {
-            throw CourseError(
-                .tooFewPoints,
+            throw RunTrackingError(
+                .courseTooFewPoints,
                 given.isEmpty ? "the course has no points" : "the course needs at least 2 distinct points; it has \(points.count)")
         }
         let length = cumulative[cumulative.count - 1]
         guard length >= Self.minimumLength else {
-            throw CourseError(
-                .tooShort, "the course is \(Int(length.rounded())) m long; a course must be at least \(Int(Self.minimumLength)) m")
+            throw RunTrackingError(
+                .courseTooShort, "the course is \(Int(length.rounded())) m long; a course must be at least \(Int(Self.minimumLength)) m")
         }
         guard length <= Self.maximumLength else {
-            throw CourseError(
-                .tooLong,
+            throw RunTrackingError(
+                .courseTooLong,
                 "the course is \(Int((length / 1000).rounded())) km long; a course must be at most \(Int(Self.maximumLength / 1000)) km")
         }
         self.points = points

@@ -1,7 +1,8 @@
 /// An error from the tracking and scheduling code, in words a person can act on.
 ///
 /// The `description` is one line, for example
-/// `invalid distance marker '5xx': expected a distance in m, km or mi, ...`.
+/// `invalid distance marker '5xx': expected a distance in m, km or mi, ...`, or
+/// `the course is 62 m long; a course must be at least 100 m`.
 public struct RunTrackingError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What kind of failure this is. Callers branch on the code, never on the message.
     public enum Code: String, Sendable {
@@ -14,6 +15,17 @@ public struct RunTrackingError: Error, CustomStringConvertible, Sendable, Equata
         case invalidDistance
         /// Two messages in one run share an id.
         case duplicateMessage
+        /// A course of fewer than two distinct places: no way to go.
+        case courseTooFewPoints
+        /// A course shorter than `Course.minimumLength`.
+        case courseTooShort
+        /// A course longer than `Course.maximumLength`.
+        case courseTooLong
+        /// A course of more places than `Course.maximumPointCount`.
+        case courseTooManyPoints
+        /// A place of a course that cannot be on Earth (NaN, infinite, latitude past ±90°,
+        /// longitude past ±180°).
+        case invalidCoursePoint
     }
 
     public var code: Code

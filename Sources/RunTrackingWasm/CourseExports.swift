@@ -28,22 +28,23 @@ func runCoursePoint(latitude: Double, longitude: Double) {
 
 /// Takes the places given as the run's course: 0, or why it is refused: 1 fewer than two
 /// distinct places, 2 shorter than 100 m, 3 longer than 1000 km, 4 more than 200,000 places,
-/// 5 a place that cannot be on Earth (`CourseError.Reason`'s cases in order).
+/// 5 a place that cannot be on Earth (the course's codes of `RunTrackingError`, in order).
 @_expose(wasm, "run_course_end")
 @_cdecl("run_course_end")
 func runCourseEnd() -> Int32 {
     defer { coursePoints = [] }
-    do throws(CourseError) {
+    do throws(RunTrackingError) {
         plannedCourse = try Course(points: coursePoints)
         return 0
     } catch {
         plannedCourse = nil
-        switch error.reason {
-        case .tooFewPoints: return 1
-        case .tooShort: return 2
-        case .tooLong: return 3
-        case .tooManyPoints: return 4
-        case .invalidPoint: return 5
+        switch error.code {
+        case .courseTooShort: return 2
+        case .courseTooLong: return 3
+        case .courseTooManyPoints: return 4
+        case .invalidCoursePoint: return 5
+        // A course is refused with its own codes alone; any other would be a course with no way.
+        case .courseTooFewPoints, .invalidMarker, .invalidPace, .invalidDistance, .duplicateMessage: return 1
         }
     }
 }

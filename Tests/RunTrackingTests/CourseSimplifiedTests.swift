@@ -57,7 +57,7 @@ struct CourseSimplifiedTests {
     @Test func jitterAroundOnePlaceIsNoCourse() throws {
         // 150 m of steps back and forth within a metre: simplified, under 100 m.
         let course = try world.course((0..<300).map { ($0.isMultiple(of: 2) ? 0 : 0.5, 0) })
-        #expect(throws: CourseError.self) { try course.simplified(within: 2) }
+        #expect(throws: RunTrackingError.self) { try course.simplified(within: 2) }
     }
 
     @Test func aLongCourseIsSimplifiedInSpansAndKeepsItsEnds() throws {

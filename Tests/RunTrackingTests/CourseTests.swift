@@ -23,29 +23,29 @@ struct CourseTests {
     }
 
     @Test(arguments: [
-        ([], CourseError.Reason.tooFewPoints, "the course has no points"),
-        ([(0.0, 0.0)], .tooFewPoints, "at least 2 distinct points; it has 1"),
-        ([(0, 0), (0, 0), (0, 0)], .tooFewPoints, "at least 2 distinct points; it has 1"),
-        ([(0, 0), (60, 0)], .tooShort, "the course is 60 m long; a course must be at least 100 m"),
-        ([(0, 0), (0, 1_200_000)], .tooLong, "km long; a course must be at most 1000 km"),
+        ([], RunTrackingError.Code.courseTooFewPoints, "the course has no points"),
+        ([(0.0, 0.0)], .courseTooFewPoints, "at least 2 distinct points; it has 1"),
+        ([(0, 0), (0, 0), (0, 0)], .courseTooFewPoints, "at least 2 distinct points; it has 1"),
+        ([(0, 0), (60, 0)], .courseTooShort, "the course is 60 m long; a course must be at least 100 m"),
+        ([(0, 0), (0, 1_200_000)], .courseTooLong, "km long; a course must be at most 1000 km"),
     ])
-    func whatCannotBeACourseIsRefusedInWords(points: [(Double, Double)], reason: CourseError.Reason, words: String) {
+    func whatCannotBeACourseIsRefusedInWords(points: [(Double, Double)], code: RunTrackingError.Code, words: String) {
         #expect {
             _ = try world.course(points)
         } throws: { error in
-            guard let error = error as? CourseError else { return false }
-            return error.reason == reason && error.description.contains(words)
+            guard let error = error as? RunTrackingError else { return false }
+            return error.code == code && error.description.contains(words)
         }
     }
 
     @Test func aPlaceThatCannotBeOnEarthIsRefused() {
         for bad in [Course.Point(latitude: .nan, longitude: 8), Course.Point(latitude: 91, longitude: 8), Course.Point(latitude: 47, longitude: 181)] {
-            #expect(throws: CourseError.self) { _ = try Course(points: [world.place(east: 0, north: 0), bad, world.place(east: 500, north: 0)]) }
+            #expect(throws: RunTrackingError.self) { _ = try Course(points: [world.place(east: 0, north: 0), bad, world.place(east: 500, north: 0)]) }
         }
         do {
             _ = try Course(points: [world.place(east: 0, north: 0), Course.Point(latitude: 100, longitude: 8)])
         } catch {
-            #expect(error.reason == .invalidPoint && error.description == "point 2 of the course is not a place on Earth (latitude and longitude out of range)")
+            #expect(error.code == .invalidCoursePoint && error.description == "point 2 of the course is not a place on Earth (latitude and longitude out of range)")
         }
     }
 
@@ -54,8 +54,8 @@ struct CourseTests {
         #expect {
             _ = try Course(points: many)
         } throws: { error in
-            (error as? CourseError)?.reason == .tooManyPoints
-                && (error as? CourseError)?.description == "the course has 200001 points; at most 200000 are taken"
+            (error as? RunTrackingError)?.code == .courseTooManyPoints
+                && (error as? RunTrackingError)?.description == "the course has 200001 points; at most 200000 are taken"
         }
         #expect(try Course(points: Array(many.dropLast())).points.count == Course.maximumPointCount)
     }

@@ -79,7 +79,7 @@ extension VoicemsgAPI {
                 .simplified(within: courseTolerance)
         } catch let error as GPXError {
             throw HTTPError(error.code == .invalidCourse ? .unprocessableContent : .badRequest, message: error.description)
-        } catch let error as CourseError {
+        } catch let error as RunTrackingError {
             throw HTTPError(.unprocessableContent, message: "the course file: \(error.message)")
         }
         let places = course.points.map { [rounded($0.latitude), rounded($0.longitude)] }
