@@ -10,38 +10,39 @@
 /// them: looking for the course near a fix far along it (a runner off the course, who may
 /// come back anywhere ahead) skips every group and block whose circle is too far away.
 struct CourseIndex: Sendable {
+    /// A straight piece of the course: where it starts, which way it runs, how long it is, and
+    /// where it lies along the course.
     struct Piece: Sendable {
-        var latitude: Double
-        var longitude: Double
-        var metersPerDegreeEast: Double
-        var metersPerDegreeNorth: Double
-        /// The unit vector along the piece, east and north.
-        var directionEast: Double
-        var directionNorth: Double
-        /// In the frame's metres.
+        /// East/north metres around the piece's start.
+        var frame: LocalTangentPlane
+        /// The unit vector along the piece.
+        var direction: PlanePoint
+        /// In the frame's metres; `metersPerLength` course metres to each of them.
         var length: Double
-        /// Metres along the course at its start, and course metres per frame metre along it.
-        var startMeters: Double
         var metersPerLength: Double
+        /// Metres along the course at the piece's start.
+        var startMeters: Double
+
+        /// How far a heading (a unit vector, east and north) runs along the piece: 1 the
+        /// same way, −1 against it.
+        @inline(__always)
+        func agreement(east: Double, north: Double) -> Double { direction.east * east + direction.north * north }
 
         /// Where a place projects onto the piece: metres along the course, and the squared
         /// metres from the place to there.
         @inline(__always)
         func project(latitude: Double, longitude: Double) -> (meters: Double, squared: Double) {
-            let east = Geodesic.normalizedDegrees(longitude - self.longitude) * metersPerDegreeEast
-            let north = (latitude - self.latitude) * metersPerDegreeNorth
-            let along = min(max(east * directionEast + north * directionNorth, 0), length)
-            let offEast = east - along * directionEast, offNorth = north - along * directionNorth
+            let (east, north) = frame.offset(latitude: latitude, longitude: longitude)
+            let along = min(max(agreement(east: east, north: north), 0), length)
+            let offEast = east - along * direction.east, offNorth = north - along * direction.north
             return (startMeters + along * metersPerLength, offEast * offEast + offNorth * offNorth)
         }
     }
 
     /// A circle holding consecutive pieces (or blocks), and the metres along the course they span.
     struct Bound: Sendable {
-        var latitude: Double
-        var longitude: Double
-        var metersPerDegreeEast: Double
-        var metersPerDegreeNorth: Double
+        /// East/north metres around the circle's centre.
+        var frame: LocalTangentPlane
         var radius: Double
         var first: Int
         var end: Int
@@ -77,13 +78,13 @@ struct CourseIndex: Sendable {
         endMeters = cumulative[cumulative.count - 1]
         blocks = Self.bounds(count: pieces.count) { pieceIndex in
             let piece = pieces[pieceIndex]
-            let end = (piece.latitude + piece.directionNorth * piece.length / piece.metersPerDegreeNorth,
-                       piece.longitude + piece.directionEast * piece.length / piece.metersPerDegreeEast)
-            return ([(piece.latitude, piece.longitude), end], piece.startMeters, piece.startMeters + piece.length * piece.metersPerLength, 0)
+            let start = (piece.frame.originLatitude, piece.frame.originLongitude)
+            let end = piece.frame.unproject(east: piece.direction.east * piece.length, north: piece.direction.north * piece.length)
+            return ([start, end], piece.startMeters, piece.startMeters + piece.length * piece.metersPerLength, 0)
         }
         groups = Self.bounds(count: blocks.count) { blockIndex in
             let block = blocks[blockIndex]
-            return ([(block.latitude, block.longitude)], block.startMeters, block.endMeters, block.radius)
+            return ([(block.frame.originLatitude, block.frame.originLongitude)], block.startMeters, block.endMeters, block.radius)
         }
     }
 
@@ -131,10 +132,9 @@ struct CourseIndex: Sendable {
         let end = frame.project(latitude: to.latitude, longitude: to.longitude)
         let length = planarLength(end.east, end.north)
         pieces.append(Piece(
-            latitude: from.latitude, longitude: from.longitude,
-            metersPerDegreeEast: frame.metersPerDegreeEast, metersPerDegreeNorth: frame.metersPerDegreeNorth,
-            directionEast: length > 0 ? end.east / length : 1, directionNorth: length > 0 ? end.north / length : 0,
-            length: length, startMeters: startMeters, metersPerLength: length > 0 ? meters / length : 1))
+            frame: frame,
+            direction: length > 0 ? PlanePoint(east: end.east / length, north: end.north / length) : PlanePoint(east: 1, north: 0),
+            length: length, metersPerLength: length > 0 ? meters / length : 1, startMeters: startMeters))
     }
 
     /// Circles over runs of `fanout` consecutive items, each item given as its places, its
@@ -169,8 +169,7 @@ struct CourseIndex: Sendable {
             // A flat frame's scale drifts by a part in 10³ over tens of kilometres: the circle
             // is widened by more, so that it never leaves out a piece it holds.
             bounds.append(Bound(
-                latitude: frame.originLatitude, longitude: frame.originLongitude,
-                metersPerDegreeEast: frame.metersPerDegreeEast, metersPerDegreeNorth: frame.metersPerDegreeNorth,
+                frame: frame,
                 radius: radius * 1.01 + 1, first: first, end: end,
                 startMeters: item(first).start, endMeters: item(end - 1).end))
             first = end
@@ -230,8 +229,7 @@ struct CourseIndex: Sendable {
     /// How far a place is from a bound's circle at least (0 inside it).
     @inline(__always)
     static func gap(latitude: Double, longitude: Double, to bound: Bound) -> Double {
-        let east = Geodesic.normalizedDegrees(longitude - bound.longitude) * bound.metersPerDegreeEast
-        let north = (latitude - bound.latitude) * bound.metersPerDegreeNorth
+        let (east, north) = bound.frame.offset(latitude: latitude, longitude: longitude)
         return max(0, planarLength(east, north) - bound.radius)
     }
 

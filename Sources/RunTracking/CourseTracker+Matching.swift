@@ -48,7 +48,7 @@ extension CourseTracker {
             func cost(_ piece: Int) -> Double {
                 let found = pieces[piece].project(latitude: latitude, longitude: longitude)
                 let along = found.meters - expected
-                let agreement = pieces[piece].directionEast * headingEast + pieces[piece].directionNorth * headingNorth
+                let agreement = pieces[piece].agreement(east: headingEast, north: headingNorth)
                 // Behind the current place only the fix's own error can put the runner: at
                 // the turn of an out-and-back, where the way out and the way home are as near
                 // and as far along the course either way, and the heading is still turning.
@@ -90,7 +90,7 @@ extension CourseTracker {
         var first: Int?
         let start = max(from, 0)
         index.scan(latitude: fix.latitude, longitude: fix.longitude, from: start, through: through, radius: radius) { piece, _, _ in
-            if judgesHeading, pieces[piece].directionEast * headingEast + pieces[piece].directionNorth * headingNorth < 0 {
+            if judgesHeading, pieces[piece].agreement(east: headingEast, north: headingNorth) < 0 {
                 return false
             }
             first = piece

@@ -19,17 +19,20 @@ struct LocalTangentPlane: Sendable, Equatable {
     }
 
     func project(latitude: Double, longitude: Double) -> PlanePoint {
-        var deltaLongitude = longitude - originLongitude
-        if deltaLongitude > 180 { deltaLongitude -= 360 } else if deltaLongitude < -180 { deltaLongitude += 360 }
-        return PlanePoint(east: deltaLongitude * metersPerDegreeEast, north: (latitude - originLatitude) * metersPerDegreeNorth)
+        let (east, north) = offset(latitude: latitude, longitude: longitude)
+        return PlanePoint(east: east, north: north)
+    }
+
+    /// The same as `project`, as a pair of numbers for the hottest loops, which keep no point.
+    @inline(__always)
+    func offset(latitude: Double, longitude: Double) -> (east: Double, north: Double) {
+        (Geodesic.normalizedDegrees(longitude - originLongitude) * metersPerDegreeEast, (latitude - originLatitude) * metersPerDegreeNorth)
     }
 
     func project(_ fix: GPSFix) -> PlanePoint { project(latitude: fix.latitude, longitude: fix.longitude) }
 
     func unproject(east: Double, north: Double) -> (latitude: Double, longitude: Double) {
-        var longitude = originLongitude + east / metersPerDegreeEast
-        if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
-        return (originLatitude + north / metersPerDegreeNorth, longitude)
+        (originLatitude + north / metersPerDegreeNorth, Geodesic.normalizedDegrees(originLongitude + east / metersPerDegreeEast))
     }
 }
 
