@@ -7,62 +7,47 @@ extension CourseTracker {
     public struct Configuration: Sendable, Equatable {
         /// The positions-alone tracker run beside the course tracker: it judges every fix
         /// (spikes, stale fixes, poor accuracy), finds the stands, and gives the heading.
-        public var odometer: DistanceTracker.Configuration
+        public var odometer = DistanceTracker.Configuration()
         /// White-acceleration noise density of the filter along the course (m²/s³). Lower is
         /// smoother: the GPS error along the course is averaged over longer, and a change of
         /// pace is followed later. Default 0.3.
-        public var accelerationNoise: Double
+        public var accelerationNoise = 0.3
         /// A fix farther from the course than the larger of this (metres) and
         /// `offCourseAccuracies` times its accuracy (σ) is off the course; `offCourseFixes` of
         /// them in a row, and the runner has left it. Default 40 m: the trail runs' fixes
         /// (σ up to 8 m, wandering over 10 to 120 s) stray 30 m from the way now and then,
         /// and a wrong turn is found within about this far of the junction.
-        public var offCourseDistance: Double
+        public var offCourseDistance = 40.0
         /// See `offCourseDistance`. Default 5: 5σ of a fix's error.
-        public var offCourseAccuracies: Double
+        public var offCourseAccuracies = 5.0
         /// See `offCourseDistance`. Default 3.
-        public var offCourseFixes: Int
+        public var offCourseFixes = 3
         /// A fix farther from the course than this many σ of its error (its accuracy, or the
         /// error learnt from the fixes' distances from the course) moves nothing along it: it
         /// says nothing of where along the course the runner is, and it may be the first of a
         /// way off the course that parts from it at a slant (a short cut across a bend, a wrong
         /// turn down a fork), which was otherwise followed along the course until it was the
         /// off-course distance away, 100 m on the trail runs. Default 3.
-        public var strayingAccuracies: Double
+        public var strayingAccuracies = 3.0
         /// Straying for this long (seconds, and `offCourseFixes` fixes), the runner has left the
         /// course even within the off-course distance: a short cut across a bend may never be
         /// that far from it. Default 30 s.
-        public var offCourseSeconds: Double
+        public var offCourseSeconds = 30.0
         /// Off the course, the runner is back on it after this many fixes in a row within
         /// `strayingAccuracies` σ of it, at places along it that agree with each other.
         /// Default 2.
-        public var rejoinFixes: Int
+        public var rejoinFixes = 2
         /// How far behind the current place along the course a fix is still matched (metres):
         /// the fixes' error along the course. Default 30 m. Ahead, the search reaches as far
         /// as `odometer.maximumSpeed` could have carried the runner since the last fix.
-        public var searchBehind: Double
+        public var searchBehind = 30.0
         /// How much a stretch of course running against the runner's heading counts against
         /// it, where two stretches are both near the fix (a turn-around point, a crossing), in
         /// units of the squared error over twice its variance. Default 2.
-        public var headingWeight: Double
+        public var headingWeight = 2.0
 
-        public init(
-            odometer: DistanceTracker.Configuration = .init(), accelerationNoise: Double = 0.3,
-            offCourseDistance: Double = 40, offCourseAccuracies: Double = 5, offCourseFixes: Int = 3,
-            strayingAccuracies: Double = 3, offCourseSeconds: Double = 30,
-            rejoinFixes: Int = 2, searchBehind: Double = 30, headingWeight: Double = 2
-        ) {
-            self.odometer = odometer
-            self.accelerationNoise = accelerationNoise
-            self.offCourseDistance = offCourseDistance
-            self.offCourseAccuracies = offCourseAccuracies
-            self.offCourseFixes = offCourseFixes
-            self.strayingAccuracies = strayingAccuracies
-            self.offCourseSeconds = offCourseSeconds
-            self.rejoinFixes = rejoinFixes
-            self.searchBehind = searchBehind
-            self.headingWeight = headingWeight
-        }
+        /// The defaults, each given beside its setting.
+        public init() {}
     }
 }
 
@@ -71,18 +56,20 @@ extension CourseTracker {
 extension CourseTracker.Configuration: Codable {
     public init(from decoder: any Decoder) throws {
         let saved = try decoder.container(keyedBy: CodingKeys.self)
-        let defaults = Self()
-        self.init(
-            odometer: try saved.decodeIfPresent(DistanceTracker.Configuration.self, forKey: .odometer) ?? defaults.odometer,
-            accelerationNoise: try saved.decodeIfPresent(Double.self, forKey: .accelerationNoise) ?? defaults.accelerationNoise,
-            offCourseDistance: try saved.decodeIfPresent(Double.self, forKey: .offCourseDistance) ?? defaults.offCourseDistance,
-            offCourseAccuracies: try saved.decodeIfPresent(Double.self, forKey: .offCourseAccuracies) ?? defaults.offCourseAccuracies,
-            offCourseFixes: try saved.decodeIfPresent(Int.self, forKey: .offCourseFixes) ?? defaults.offCourseFixes,
-            strayingAccuracies: try saved.decodeIfPresent(Double.self, forKey: .strayingAccuracies) ?? defaults.strayingAccuracies,
-            offCourseSeconds: try saved.decodeIfPresent(Double.self, forKey: .offCourseSeconds) ?? defaults.offCourseSeconds,
-            rejoinFixes: try saved.decodeIfPresent(Int.self, forKey: .rejoinFixes) ?? defaults.rejoinFixes,
-            searchBehind: try saved.decodeIfPresent(Double.self, forKey: .searchBehind) ?? defaults.searchBehind,
-            headingWeight: try saved.decodeIfPresent(Double.self, forKey: .headingWeight) ?? defaults.headingWeight)
+        self.init()
+        func read<Value: Decodable>(_ key: CodingKeys, into setting: inout Value) throws {
+            if let value = try saved.decodeIfPresent(Value.self, forKey: key) { setting = value }
+        }
+        try read(.odometer, into: &odometer)
+        try read(.accelerationNoise, into: &accelerationNoise)
+        try read(.offCourseDistance, into: &offCourseDistance)
+        try read(.offCourseAccuracies, into: &offCourseAccuracies)
+        try read(.offCourseFixes, into: &offCourseFixes)
+        try read(.strayingAccuracies, into: &strayingAccuracies)
+        try read(.offCourseSeconds, into: &offCourseSeconds)
+        try read(.rejoinFixes, into: &rejoinFixes)
+        try read(.searchBehind, into: &searchBehind)
+        try read(.headingWeight, into: &headingWeight)
     }
 }
 #endif
