@@ -26,6 +26,7 @@ build() {
     rm -f "$work/build"/*.swift
     for file in "$1"/*.swift "$root"/Sources/GPXReplay/*.swift \
         "$root"/Tests/TestSupport/SeededGenerator.swift "$root"/Tests/TestSupport/LocalMeters.swift \
+        "$root"/Tests/TestSupport/Stretch.swift \
         "$root"/Tests/GPXReplayTests/CleanPath.swift \
         "$root"/Tests/GPXReplayTests/Corpus/*.swift "$root"/scripts/tracker-corpus/*.swift; do
         sed -e '/^import RunTracking$/d' -e '/^import GPXReplay$/d' -e '/^import TestSupport$/d' "$file" > "$work/build/$(basename "$file")"

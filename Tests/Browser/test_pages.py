@@ -38,7 +38,7 @@ from selenium.webdriver.common.keys import Keys
 import harness
 from browsers import Unsupported
 from harness import ROOT
-from harness import Server, create_run, judge_audio, manifest, played_report, run, run_messages, upload, wait_settled
+from harness import Server, judge_audio, manifest, played_report, run, run_messages, upload, wait_settled
 
 
 # A recording of the kind an iPhone's Voice Memos makes (samples/README.md): AAC-LC in an M4A.
@@ -721,7 +721,7 @@ def scenario_dropped_connection(ctx):
             results.check(name, "after a reload the recording is still there",
                           "Saved on this device" in browser.text("preview-meta"), browser.text("preview-meta"))
             browser.el("send-button").click()
-            status = wait_sent_status(browser)
+            wait_sent_status(browser)
             messages = run_messages(server, run_)
             results.check(name, "the retry makes exactly one message",
                           len(messages) == 1 and origin.uploads == 2, f"{len(messages)} messages after {origin.uploads} upload attempts")
