@@ -33,6 +33,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 class Results:
     def __init__(self):
         self.rows = []
+        # Seconds each engine took, from its server's start to its stop: where make test's
+        # time goes (docs/operations.md).
+        self.seconds = {}
 
     def check(self, scenario, name, ok, detail=""):
         outcome = "PASS" if ok else "FAIL"
@@ -57,6 +60,7 @@ class Results:
             verdict = "FAIL" if "FAIL" in outcomes else "pass"
             print(f"  {scenario:28} {verdict} ({', '.join(f'{outcomes.count(o)} {o}' for o in ('PASS', 'SKIP', 'FAIL') if o in outcomes)})")
         print("  " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items())))
+        print("  time: " + ", ".join(f"{engine} {seconds:.0f} s" for engine, seconds in self.seconds.items()))
         for row in self.rows:
             if row[2] in ("FAIL", "SKIP"):
                 print(f"  {row[2]:5} {row[0]}: {row[1]}{(': ' + row[3]) if row[3] else ''}")
@@ -281,6 +285,7 @@ def run_scenarios(scenarios, args, label, prefix):
         ctx.results = EngineResults(results, engine)
         ctx.shots = pathlib.Path(args.screenshots) / engine
         ctx.tokens = []
+        began = time.monotonic()
         ctx.server = Server(args.server, folder, name=f"{engine}-server")
         ctx.logs = [ctx.server.log_path]
         print(f"\n{label} in {browsers.ENGINE_NAMES[engine]}: "
@@ -298,6 +303,7 @@ def run_scenarios(scenarios, args, label, prefix):
         finally:
             ctx.server.stop()
             browsers.Display.stop()
+            results.seconds[engine] = time.monotonic() - began
         log = "".join(path.read_text() for path in ctx.logs)
         leaked = [t[:6] + "…" for t in ctx.tokens if t in log]
         ctx.results.check("security", "no token appears in the servers' logs (trace level)", not leaked, ", ".join(leaked))
