@@ -216,19 +216,30 @@ public struct CourseTracker: Sendable, Equatable {
     }
 
     /// Whether a runner held at a stand, whom the odometer no longer finds still, has set off:
-    /// by the device's Doppler speed when it has one (above `movingSpeed`), else by a fix
-    /// `ahead` of the stand's place along the course by more than 3σ of its error.
+    /// by the device's Doppler speed when it has one (above `movingSpeed`); else by a fix
+    /// `ahead` of the stand's place along the course by more than 3σ of its error, with the
+    /// odometer's speed from positions past `setOffSpeed`, or by three times that distance at
+    /// any speed.
     ///
     /// The odometer ends a stand when the fixes leave its still circle, which a wander across
     /// the course leaves as readily as one along it; the wander along it then counted, up to
     /// 25 m on the trail runs' fixes of σ 8 m wandering over 10 s. Nearer than 3σ the runner
     /// may still be standing: setting off from positions alone shows only that late, 15 m
-    /// past the stand for fixes of σ 5 m.
+    /// past the stand for fixes of σ 5 m. A wander can also carry a fix 3σ along the course
+    /// for a while, but not at a runner's speed: the odometer reads it as a walk at most. A
+    /// walker slower than `setOffSpeed` is taken up at three times the distance, farther than
+    /// any of the course runs' stands carried a fix (twice it was reached, once), so that
+    /// nobody is held at a stand for good.
     @inline(__always)
     func hasSetOff(_ fix: GPSFix, ahead: Double, sigma: Double) -> Bool {
         if let doppler = fix.dopplerSpeed { return doppler > configuration.odometer.movingSpeed }
-        return ahead > max(10, 3 * sigma)
+        let bound = max(10, 3 * sigma)
+        return ahead > bound && (odometer.speed > Self.setOffSpeed || ahead > 3 * bound)
     }
+
+    /// Faster than a walk (m/s), which a wander of the fixes along the course is read as at
+    /// most: up to about 1.3 m/s on the course runs' fixes of σ 7 to 8 m.
+    static let setOffSpeed = 1.5
 
     /// The first fix: the runner is put at the start of the course, or off it until they
     /// reach it.

@@ -165,6 +165,25 @@ struct CourseTrackerTests {
         }
     }
 
+    /// From positions alone, setting off from a stand is read at a runner's speed; a walker
+    /// going uphill at 0.8 m/s is taken up too, once well past the stand, and never held there.
+    @Test func aWalkerSettingOffFromAStandIsTakenUp() throws {
+        let points: [(Double, Double)] = [(0, 0), (300, 0), (300, 300)]
+        let course = try world.course(points)
+        let path = CourseWorld.Path(points)
+        for seed in UInt64(1)...5 {
+            let run = world.run(along: path, speed: 0.8, sigma: 5, seed: seed, standing: [(200, 180)]) { path.courseMeters($0, on: course) }
+            var tracker = CourseTracker(course: course)
+            let standEnd = 200 / 0.8 + 180
+            for (index, fix) in run.fixes.enumerated() {
+                let reading = tracker.update(with: fix)
+                guard fix.time >= standEnd + 60 else { continue }
+                #expect(reading.meters >= run.truth[index] - 3 * Self.bound(sigma: 5), "seed \(seed), \(fix.time - standEnd) s after the stand")
+            }
+            #expect(tracker.meters >= course.length - 3 * Self.bound(sigma: 5), "seed \(seed)")
+        }
+    }
+
     @Test func aSpikeMovesNothing() throws {
         let course = try world.course([(0, 0), (1000, 0)])
         var run = world.run(along: .init([(0, 0), (1000, 0)]), sigma: 2, seed: 5)
