@@ -218,13 +218,30 @@ def listed_run(runner, title):
         return False, f"{error}; the list shows {runner.browser.text('run-list')!r}, localStorage holds {stored!r}"
 
 
-def get_ready_count(runner, name, results, count):
-    runner.click("Get ready")
+def get_ready_pass(runner, count):
+    """Presses Get ready (or Get ready again) and waits for the pass to end: every message is
+    checked within 8 s a container, so a pass ends within 30 s a message."""
+    button = runner.browser.el("ready-button")
+    runner.browser.wait(lambda: button.is_displayed() and button.is_enabled(), what="Get ready to be pressable")
+    button.click()
     began = time.time()
-    runner.browser.wait(lambda: f"{count} of {count} messages ready to play" in runner.browser.text("ready-summary"),
-                        timeout=60, what=f"{count} messages ready")
-    results.check(name, f"Get ready says all {count} messages are ready", True,
-                  f"{runner.browser.text('ready-summary')} (after {time.time() - began:.1f} s)")
+    runner.browser.wait(lambda: f"of {count} messages ready to play" in runner.browser.text("ready-summary")
+                        or "Not ready" in runner.browser.text("ready-summary"),
+                        timeout=30 * count + 30, what=f"Get ready's verdict on {count} messages")
+    summary = runner.browser.text("ready-summary")
+    return summary.startswith(f"{count} of {count} "), f"{summary} {runner.browser.text('ready-notes')} (after {time.time() - began:.1f} s)"
+
+
+def get_ready_count(runner, name, results, count):
+    ready, detail = get_ready_pass(runner, count)
+    if not ready and runner.browser.engine == "webkit":
+        # WebKitGTK's GStreamer decoder has been seen to stop answering decodeAudioData for a
+        # whole pass on this machine, after another WebKit browser came and went; the page then
+        # says which messages did not open, and a runner presses Get ready again.
+        results.skip(name, f"Get ready readies all {count} messages at the first press",
+                     f"WebKitGTK's decoder did not answer: {detail}")
+        ready, detail = get_ready_pass(runner, count)
+    results.check(name, f"Get ready says all {count} messages are ready", ready, detail)
     start = runner.browser.el("start-button")
     results.check(name, "Start is enabled once ready", start.is_enabled())
 
