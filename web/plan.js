@@ -193,7 +193,4 @@ $("course-choose").addEventListener("click", () => $("course-input").click());
 $("course-input").addEventListener("change", courseChosen);
 $("course-remove").addEventListener("click", courseRemoved);
 listRuns();
-// Back from a run's page the browser may show this page as it was left, and a run planned in
-// another tab lands in storage later: either way the list is drawn again from what is kept.
-window.addEventListener("pageshow", (event) => { if (event.persisted) listRuns(); });
 onRunsChanged(listRuns);

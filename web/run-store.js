@@ -39,10 +39,17 @@ export function rememberedRuns() {
   return Array.isArray(runs) ? runs.filter((run) => run && run.id && run.ownerToken) : [];
 }
 
-/** Calls `changed` when another page of this site changes the runs kept here. */
+/**
+ * Calls `changed` when the runs kept here may differ from what the page last read: another
+ * page of this site changed them, or the browser shows this page again as it was left (back
+ * from a run's page), from before a run was planned.
+ */
 export function onRunsChanged(changed) {
   window.addEventListener("storage", (event) => {
     if (event.key === null || event.key === RUNS_KEY) changed();
+  });
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) changed();
   });
 }
 
