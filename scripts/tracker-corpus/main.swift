@@ -18,6 +18,8 @@
 //   BOUND=1            for the trail runs, what an oracle smoother (whole run, true noise model,
 //                      spikes known) and the best simple smoothing in hindsight reach on the
 //                      same fixes, beside the tracker (see TrailBound.swift)
+//   COURSE_BOUND=1     for the course runs from positions alone, what an oracle told each fix's
+//                      stretch of course reaches, beside the course tracker (see CourseBound.swift)
 import Foundation
 
 let samples = CommandLine.arguments[1]
@@ -238,6 +240,7 @@ for (name, variants) in sets {
     table.append((name, figures(results)))
 }
 let coursePairs = try replayCourseRuns(addingFiguresTo: &table)
+if environment["COURSE_BOUND"] != nil { try printCourseBound(coursePairs) }
 if !alongLines.isEmpty {
     print("\n== Trail runs along the way (late: starts past 15 m at 1 Hz, 25 m every 5 s)")
     for line in alongLines { print(line) }
