@@ -26,9 +26,14 @@ public enum RunSimulator {
         guard let first = fixes.first else {
             throw GPXError(.invalidTrack, "the track has no fixes to replay")
         }
+        var schedulerConfiguration = configuration.scheduler
+        if let course = configuration.course {
+            // The course tracker's distance ends at the course's end, and so does the run.
+            schedulerConfiguration.endDistance = min(schedulerConfiguration.endDistance ?? course.length, course.length)
+        }
         let scheduler = try PlaybackScheduler(
             messages: messages.enumerated().map { .init(id: String($0.offset), marker: $0.element.marker) },
-            configuration: configuration.scheduler)
+            configuration: schedulerConfiguration)
         var replay = PlaybackReplay(
             scheduler: scheduler,
             durations: Dictionary(uniqueKeysWithValues: messages.enumerated().map { (String($0.offset), $0.element.durationSeconds) }))

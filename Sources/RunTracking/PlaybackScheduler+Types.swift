@@ -81,6 +81,13 @@ extension PlaybackScheduler {
         /// The run's planned length in metres: relative markers (`50%`, `finish`,
         /// `finish-1km`) resolve against it, and reaching it ends the run for scheduling.
         public var plannedDistance: Double?
+        /// Where the distance stops, when it does: with a course, its length, past which the
+        /// course tracker's distance never goes. A marker past it is put at it, and reaching
+        /// it ends the run for scheduling as the planned distance does. Without it, a planned
+        /// distance a few metres longer than the course (a length rounded as it was typed, or
+        /// the same course measured by another build, a few ulps apart) is never reached, and
+        /// the `finish` messages wait for the runner to end the run by hand. Default nil.
+        public var endDistance: Double?
         /// Time constant of the pace estimate used for the lead, seconds. Default 10 s.
         public var speedTimeConstant: Double
         /// Between distance updates, reckon the distance on at the current pace (for 1.5 usual
@@ -92,8 +99,9 @@ extension PlaybackScheduler {
 
         public init(
             leadSeconds: Double = 0, minimumGapSeconds: Double = 3, plannedDistance: Double? = nil,
-            speedTimeConstant: Double = 10, anticipatesNextUpdate: Bool = true
+            speedTimeConstant: Double = 10, anticipatesNextUpdate: Bool = true, endDistance: Double? = nil
         ) {
+            self.endDistance = endDistance
             self.anticipatesNextUpdate = anticipatesNextUpdate
             self.leadSeconds = leadSeconds
             self.minimumGapSeconds = minimumGapSeconds

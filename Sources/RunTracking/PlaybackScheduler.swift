@@ -14,8 +14,8 @@
 /// - Due messages play in marker order; equal markers in the order they were given.
 /// - Every message plays exactly once; none is dropped. Markers passed while another plays,
 ///   or crossed together after a GPS gap, play one after the other.
-/// - When the run finishes, or the planned distance is reached, every message left plays, in
-///   marker order (`finish` messages included).
+/// - When the run finishes, or the planned distance (or the course's end) is reached, every
+///   message left plays, in marker order (`finish` messages included).
 ///
 /// Because the queue is sorted and due-ness only grows with distance, the next message to
 /// play is always the head of the queue: the state is one index, which is cheap per fix and
@@ -38,7 +38,8 @@ public struct PlaybackScheduler: Sendable, Equatable {
         }
     }
 
-    /// Resolves every marker against `configuration.plannedDistance`.
+    /// Resolves every marker against `configuration.plannedDistance`; a marker past
+    /// `configuration.endDistance` is put at it.
     ///
     /// - Throws: `invalidMarker` when a relative marker has no planned distance, and
     ///   `duplicateMessage` when two messages share an id.
@@ -57,6 +58,11 @@ public struct PlaybackScheduler: Sendable, Equatable {
             }
         }
         entries.sort { ($0.meters, $0.order) < ($1.meters, $1.order) }
+        if let end = configuration.endDistance {
+            // A marker past the end is at the end, where the distance stops; sorted before, so
+            // that those past it keep their marker order.
+            for index in entries.indices { entries[index].meters = min(entries[index].meters, end) }
+        }
         self.configuration = configuration
         self.queue = entries
         self.phase = .running
@@ -177,7 +183,10 @@ public struct PlaybackScheduler: Sendable, Equatable {
         phase == .paused ? nil : startNext(time: time)
     }
 
+    /// Whether the runner has reached the planned distance, or the end (see
+    /// `Configuration.endDistance`) where that comes first.
     private var reachedPlannedDistance: Bool {
+        if let end = configuration.endDistance, progress.meters >= end { return true }
         guard let planned = configuration.plannedDistance else { return false }
         return progress.meters >= planned
     }

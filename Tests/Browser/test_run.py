@@ -20,7 +20,8 @@ Scenarios:
            (another tab in Chromium, a minimized window in WebKitGTK) takes the wake lock again
            where the engine has one, and a marker crossed meanwhile plays on its return
   course   planned with a GPX course on /, its outline on the plan, record and run screens, a
-           wrong turn off the course and back, each message within 15 m of its point on it
+           wrong turn off the course and back, each message within 15 m of its point on it, the
+           finish where the course ends
   aac      a browser that plays no Opus (Safari before iOS 17.4, shim/no-opus.js) keeps the AAC
            in MP4 at Get ready and plays the run from it
   refusals a run refused by the server's limits, and a location the phone denies, are said
@@ -529,14 +530,17 @@ def write_gpx(points, path):
 def scenario_course(ctx):
     """A run with its course: planned on / with a GPX file, the outline on the plan, record and
     run screens, a wrong turn of 60 m off the course and back on the way, and each message at its
-    point on the course, within 15 m of where the runner truly was."""
+    point on the course, within 15 m of where the runner truly was, the finish at the course's end."""
     name = ctx.name = "course"
     results, server = ctx.results, ctx.server
     course_points = route(560)
     length = (len(course_points) - 1) * FIX_METERS
     gpx = ctx.folder / f"{ctx.engine}-course.gpx"
     write_gpx(course_points, gpx)
-    markers = [("100m", 100.0, "Mum"), ("200m", 200.0, "Dad"), ("300m", 300.0, "Kim"), ("400m", 400.0, "Lee")]
+    # The finish is the planned distance, which the runner types as the race's official one,
+    # longer than its GPX measures: it plays where the course ends all the same.
+    markers = [("100m", 100.0, "Mum"), ("200m", 200.0, "Dad"), ("300m", 300.0, "Kim"), ("400m", 400.0, "Lee"),
+               ("finish", length, "Ann")]
     runner = Runner(ctx, server)
     try:
         runner.browser.open(f"{runner.base}/")
@@ -548,6 +552,8 @@ def scenario_course(ctx):
                       runner.browser.js("return document.querySelectorAll('#course-outline path').length") == 1
                       and abs(float(typed) * 1000 - length) < 8, f"target {typed} km; {runner.browser.text('course-caption')}")
         runner.browser.screenshots(ctx.shots, "course-0-plan", focus_id="course-preview")
+        runner.browser.el("distance-typed").clear()
+        runner.browser.el("distance-typed").send_keys("0.6")
         run_ = create_run(ctx, runner)
         run_id = run_["id"]
         info = json.loads(http("GET", f"{server.base}/v1/runs/{run_id}", token=run_["inviteToken"])[1])
@@ -557,7 +563,7 @@ def scenario_course(ctx):
                       f"{course.get('lengthMeters')} m, {len(course.get('points', []))} of {len(course_points)} points")
         ids = [upload(server, run_, ctx.fixtures["memo_wav"], marker, sender) for marker, _, sender in markers]
         settled = wait_settled(server, run_, ids)
-        results.check(name, "the four messages are ready", all(settled[i]["status"] == "ready" for i in ids))
+        results.check(name, "the five messages are ready", all(settled[i]["status"] == "ready" for i in ids))
         # A friend's view: the course with a dot where the chosen point lies.
         friend = ctx.open_browser()
         try:
@@ -578,6 +584,10 @@ def scenario_course(ctx):
         runner.click("Start")
         runner.browser.wait(lambda: runner.browser.visible("run-course"), what="the course on the run screen")
         fixes, truth, (left, back) = course_run(course_points, 230, 60)
+        # Over the line and on a few steps, as a runner does.
+        (a_lat, a_lon), (b_lat, b_lon) = course_points[-2], course_points[-1]
+        fixes += [(b_lat + k * (b_lat - a_lat), b_lon + k * (b_lon - a_lon)) for k in range(1, 6)]
+        truth += [length] * 5
         seen_off = False
         started_at = {}
         for index, point in enumerate(fixes):

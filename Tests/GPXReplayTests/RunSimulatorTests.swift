@@ -80,6 +80,25 @@ struct RunSimulatorTests {
         }
     }
 
+    /// A course of 1,234 m planned as 1.24 km, as the plan page rounds a course's length: the
+    /// distance along the course stops at 1,234 m, and the finish message plays there, not
+    /// when the runner, a minute after crossing the line, ends the run.
+    @Test func theFinishPlaysAtTheCoursesEndWhenThePlanIsAFewMetresLonger() throws {
+        let perNorth = 111_132.954
+        let course = try Course(points: [.init(latitude: 50, longitude: 4), .init(latitude: 50 + 1234 / perNorth, longitude: 4)])
+        let finish = course.length
+        // 3 m/s to the end of the course, then a minute standing at the line.
+        let fixes = (0...Int(finish / 3) + 60).map { second in
+            GPSFix(time: Double(second), latitude: 50 + min(Double(second) * 3, finish) / perNorth, longitude: 4, horizontalAccuracy: 3)
+        }
+        let timeline = try RunSimulator.simulate(
+            fixes: fixes, messages: [.init(file: "finish.opus", marker: .finish, durationSeconds: 5)],
+            configuration: .init(scheduler: .init(plannedDistance: 1240), course: course))
+        let play = try #require(timeline.plays.first)
+        #expect(play.startSeconds <= finish / 3 + 5, "the finish played at \(play.startSeconds) s, at the line at \(finish / 3) s")
+        #expect(play.startSeconds >= finish / 3 - 5)
+    }
+
     @Test func relativeMarkerWithoutPlannedDistanceIsAClearError() throws {
         let fixes = try GPXReader.read(contentsOfFile: PlaybackFixtures.gpxPath("garmin-standing-jitter.gpx")).fixes()
         let error = try #require(throws: RunTrackingError.self) {

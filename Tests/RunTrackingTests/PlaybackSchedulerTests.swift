@@ -56,6 +56,23 @@ struct PlaybackSchedulerTests {
         #expect(scheduler.handle(.playbackFinished(id: "m0", time: 3605)).action == .play(id: "m1", reason: .runEnded))
     }
 
+    @Test func reachingTheEndBeforeThePlannedDistancePlaysEverythingLeft() throws {
+        // A course of 9,996 m planned as 10 km: the course tracker's distance stops at 9,996.
+        var scheduler = try PlaybackScheduler(
+            messages: Self.messages("finish", "12km", "11km", "halfway"),
+            configuration: .init(minimumGapSeconds: 0, plannedDistance: 10_000, endDistance: 9996))
+        // Past the end is at the end, in marker order.
+        #expect(scheduler.queue.map(\.message.id) == ["m3", "m0", "m2", "m1"])
+        #expect(scheduler.queue.map(\.meters) == [5000, 9996, 9996, 9996])
+        _ = scheduler.handle(.distanceUpdate(time: 0, meters: 0))
+        #expect(scheduler.handle(.distanceUpdate(time: 1800, meters: 5000)).action == .play(id: "m3", reason: .markerReached))
+        #expect(scheduler.handle(.playbackFinished(id: "m3", time: 1805)).action == nil)
+        #expect(scheduler.handle(.distanceUpdate(time: 3598, meters: 9995)).action == nil)
+        #expect(scheduler.handle(.distanceUpdate(time: 3600, meters: 9996)).action == .play(id: "m0", reason: .markerReached))
+        #expect(scheduler.handle(.playbackFinished(id: "m0", time: 3605)).action == .play(id: "m2", reason: .catchingUp))
+        #expect(scheduler.handle(.playbackFinished(id: "m2", time: 3610)).action == .play(id: "m1", reason: .catchingUp))
+    }
+
     @Test func relativeMarkerWithoutPlannedDistanceIsAClearError() throws {
         let error = try #require(throws: RunTrackingError.self) {
             try PlaybackScheduler(messages: Self.messages("1km", "halfway"))
