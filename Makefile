@@ -38,12 +38,14 @@ build: setup
 	$(SWIFT) build -c $(CONFIG)
 
 # The server's PostgreSQL tests run against a throwaway cluster that with-postgres.sh starts
-# on loopback and removes afterwards. Then the colours of the web pages against WCAG AA, and
-# the pages themselves in headless Chromium (see browser-test).
+# on loopback and removes afterwards. Then the colours of the web pages against WCAG AA, that
+# the tracker corpus (scripts/tracker-corpus.sh, not a test) still compiles with the test
+# sources it shares, and the pages themselves in headless Chromium (see browser-test).
 test: setup
 	$(SWIFT) build --build-tests
 	scripts/swift-test-summary.sh scripts/with-postgres.sh --require $(SWIFT) test --skip-build
 	scripts/check-contrast.py
+	scripts/tracker-corpus.sh --check
 	scripts/browser-tests.sh "$$($(SWIFT) build --show-bin-path)/voicemsg-server"
 
 # The web pages in headless Chromium against a real server (installs chromium, chromium-driver
