@@ -6,9 +6,10 @@
 # the held-out figures do not get worse.
 # Usage: scripts/tracker-corpus.sh [text a run's description must contain]
 #        scripts/tracker-corpus.sh --check   only whether it compiles (make test runs it)
-# BEFORE=<git revision> also builds the tracker (Sources/RunTracking) of that revision,
-# replays the same runs through it, and prints its figures beside this tree's. The course
-# runs' rows (course ...) then compare this tree's course tracker, as that revision has none.
+# BEFORE=<git revision> also builds the tracker (Sources/RunTracking, with its replay where
+# that replays a course) of that revision, replays the same runs through it, and prints its
+# figures beside this tree's. Where that revision has no course tracker, the course runs' rows
+# (course ...) compare this tree's.
 # The other switches (VERBOSE, TRACKER, SET, WIDER, ...) are listed at the top of
 # scripts/tracker-corpus/main.swift.
 set -eu
@@ -20,13 +21,13 @@ trap 'rm -rf "$work"' EXIT
 cflags=""
 if [ -d "$root/Sources/CExpat" ]; then cflags="-I $root/Sources/CExpat -lexpat"; fi
 
-# build DIRECTORY BINARY [MODE]: the corpus with the tracker sources in DIRECTORY, as one
-# module, so the `import` lines between the package's modules are dropped from a copy. MODE
-# -typecheck only checks that it compiles.
+# build DIRECTORY BINARY [MODE] [REPLAY]: the corpus with the tracker sources in DIRECTORY and
+# the replay's in REPLAY (this tree's by default), as one module, so the `import` lines between
+# the package's modules are dropped from a copy. MODE -typecheck only checks that it compiles.
 build() {
     mkdir -p "$work/build"
     rm -f "$work/build"/*.swift
-    for file in "$1"/*.swift "$root"/Sources/GPXReplay/*.swift \
+    for file in "$1"/*.swift "${4:-$root/Sources/GPXReplay}"/*.swift \
         "$root"/Tests/TestSupport/SeededGenerator.swift "$root"/Tests/TestSupport/LocalMeters.swift \
         "$root"/Tests/TestSupport/Stretch.swift \
         "$root"/Tests/GPXReplayTests/CleanPath.swift \
@@ -66,7 +67,17 @@ done
 for file in "$root"/Sources/RunTracking/*.swift; do
     [ -e "$work/before/$(basename "$file")" ] || cp "$file" "$work/before/"
 done
-build "$work/before" "$out-before"
+# The replay of that revision, where it replays a course as the corpus asks: it sets the
+# scheduler up as that revision's tracker expects. Before the course tracker, this tree's.
+replay="$root/Sources/GPXReplay"
+if git -C "$root" show "$BEFORE:Sources/GPXReplay/RunSimulator+Types.swift" 2>/dev/null | grep -q "courseTracker"; then
+    replay="$work/before-replay"
+    mkdir -p "$replay"
+    for file in $(git -C "$root" ls-tree --name-only "$BEFORE" Sources/GPXReplay/); do
+        case "$file" in *.swift) git -C "$root" show "$BEFORE:$file" > "$replay/$(basename "$file")" ;; esac
+    done
+fi
+build "$work/before" "$out-before" "" "$replay"
 SUMMARY="$work/before.tsv" "$out-before" "$root/samples/gpx" "${1:-}" > "$work/before.txt"
 SUMMARY="$work/now.tsv" "$out" "$root/samples/gpx" "${1:-}"
 echo
