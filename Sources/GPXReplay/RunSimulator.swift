@@ -18,19 +18,19 @@ import RunTracking
 public enum RunSimulator {
     /// Replays `fixes` and plays `messages` as a phone would, each for its duration.
     ///
+    /// With a course, the scheduler is set up for it (`PlaybackScheduler.Configuration.along`):
+    /// the planned distance is the course's length unless one is given, and the run ends at
+    /// the course's end.
+    ///
     /// Throws a `GPXError` when there are no fixes, and the scheduler's error when a relative
-    /// marker has no planned distance in `configuration` to resolve against.
+    /// marker has no planned distance to resolve against.
     public static func simulate(
         fixes: [GPSFix], messages: [Message], configuration: Configuration = .init()
     ) throws -> Timeline {
         guard let first = fixes.first else {
             throw GPXError(.invalidTrack, "the track has no fixes to replay")
         }
-        var schedulerConfiguration = configuration.scheduler
-        if let course = configuration.course {
-            // The course tracker's distance ends at the course's end, and so does the run.
-            schedulerConfiguration.endDistance = min(schedulerConfiguration.endDistance ?? course.length, course.length)
-        }
+        let schedulerConfiguration = configuration.course.map { configuration.scheduler.along($0) } ?? configuration.scheduler
         let scheduler = try PlaybackScheduler(
             messages: messages.enumerated().map { .init(id: String($0.offset), marker: $0.element.marker) },
             configuration: schedulerConfiguration)
@@ -79,7 +79,7 @@ public enum RunSimulator {
         }
         return Timeline(
             distanceMeters: meters, pathMeters: path.length, durationSeconds: last,
-            plannedDistanceMeters: configuration.scheduler.plannedDistance, plays: plays,
+            plannedDistanceMeters: schedulerConfiguration.plannedDistance, plays: plays,
             unplayed: unplayed, distance: distance,
             course: configuration.course.map { CourseSummary(lengthMeters: $0.length, excursions: excursions) })
     }

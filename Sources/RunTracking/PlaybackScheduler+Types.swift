@@ -108,6 +108,15 @@ extension PlaybackScheduler {
             self.plannedDistance = plannedDistance
             self.speedTimeConstant = speedTimeConstant
         }
+
+        /// This configuration for a run along `course`: the planned distance is the course's
+        /// length unless one was given, and the run ends at the course's end (`endDistance`).
+        public func along(_ course: Course) -> Configuration {
+            var configuration = self
+            if configuration.plannedDistance == nil { configuration.plannedDistance = course.length }
+            configuration.endDistance = course.length
+            return configuration
+        }
     }
 
     /// A message with its marker resolved to metres; the queue is sorted by metres, then by

@@ -94,7 +94,7 @@ public struct PlaybackScheduler: Sendable, Equatable {
         progress.advance(to: time, meters: meters, configuration: configuration)
         switch phase {
         case .running:
-            if reachedPlannedDistance { return finish(time: time) }
+            if reachedTheEnd { return finish(time: time) }
             return startNext(time: time)
         case .paused:
             // Markers passed while paused will be catching up on resume.
@@ -185,7 +185,7 @@ public struct PlaybackScheduler: Sendable, Equatable {
 
     /// Whether the runner has reached the planned distance, or the end (see
     /// `Configuration.endDistance`) where that comes first.
-    private var reachedPlannedDistance: Bool {
+    private var reachedTheEnd: Bool {
         if let end = configuration.endDistance, progress.meters >= end { return true }
         guard let planned = configuration.plannedDistance else { return false }
         return progress.meters >= planned

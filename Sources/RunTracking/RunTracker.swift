@@ -9,8 +9,9 @@
 /// let answer = scheduler.handle(.distanceUpdate(time: reading.time, meters: reading.meters))
 /// ```
 ///
-/// With a course, give the scheduler its length as `endDistance`: the distance along the
-/// course stops there, and the run is over there whatever the planned distance.
+/// With a course, set the scheduler up with `PlaybackScheduler.Configuration.along(course)`:
+/// the distance along the course stops at its end, and so the run is over there whatever the
+/// planned distance.
 ///
 /// A value rather than a protocol: the runner's page, in Embedded Swift, holds one whose kind is
 /// known only once the run starts, and Embedded Swift has no existentials of such a protocol.

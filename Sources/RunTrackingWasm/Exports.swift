@@ -48,16 +48,12 @@ func runAddMessage(meters: Double) -> Int32 {
 
 /// Starts the run with the messages added since `run_plan`, and its course if one was given
 /// (`run_course_end`): 0, or 1 when a marker cannot be resolved (the page checks markers
-/// before, so this is a bug's signal, not a user's). With a course and no planned distance,
-/// the course's length is the plan; with a course, the run ends for scheduling at its end.
+/// before, so this is a bug's signal, not a user's). With a course, the scheduler is set up
+/// for it (`PlaybackScheduler.Configuration.along`).
 @_expose(wasm, "run_start")
 @_cdecl("run_start")
 func runStart() -> Int32 {
-    var configuration = schedulerConfiguration
-    if let course = plannedCourse {
-        if configuration.plannedDistance == nil { configuration.plannedDistance = course.length }
-        configuration.endDistance = course.length
-    }
+    let configuration = plannedCourse.map { schedulerConfiguration.along($0) } ?? schedulerConfiguration
     do throws(RunTrackingError) {
         let scheduler = try PlaybackScheduler(messages: plannedMessages, configuration: configuration)
         let tracker = plannedCourse.map { RunTracker.course(CourseTracker(course: $0)) } ?? .positions(DistanceTracker())

@@ -72,9 +72,10 @@ import TestSupport
             PlaybackScheduler.Message(id: String($0.offset), marker: .absolute(meters: $0.element))
         }
         let course = try run.course.map { try Course(points: $0.map { Course.Point(latitude: $0[0], longitude: $0[1]) }) }
+        let configuration = PlaybackScheduler.Configuration(plannedDistance: run.plannedDistance)
         var replay = PlaybackReplay(
             scheduler: try PlaybackScheduler(
-                messages: messages, configuration: .init(plannedDistance: run.plannedDistance, endDistance: course?.length)),
+                messages: messages, configuration: course.map { configuration.along($0) } ?? configuration),
             durations: Dictionary(uniqueKeysWithValues: run.durations.enumerated().map { (String($0.offset), $0.element) }))
         var tracker = course.map { RunTracker.course(CourseTracker(course: $0)) } ?? .positions(DistanceTracker())
         var answer = Answer(meters: [], offCourse: [], starts: [])
