@@ -27,6 +27,15 @@ func oracleLatenesses(_ run: CorpusRun, accelerationNoise q: Double) -> [Double]
         elapsed += piece.seconds
     }
     var filter = WanderFilter(noise: noise, accelerationNoise: q), last: Double?, reported = 0.0, next = 0, latenesses: [Double] = []
+    /// Starts the markers up to `place` metres from the start, each at `time(marker)`.
+    func play(through place: Double, at time: (Double) -> Double) {
+        while next < markers.count, place >= markers[next] {
+            if !(skipped?.contains(markers[next]) ?? false) {
+                latenesses.append(run.trueCourseDistance(at: time(markers[next])) - markers[next])
+            }
+            next += 1
+        }
+    }
     for fix in run.fixes {
         let runner = run.motion.distance(at: fix.time)
         guard !layout.isOffCourse(atRunner: runner) else {
@@ -34,18 +43,13 @@ func oracleLatenesses(_ run: CorpusRun, accelerationNoise q: Double) -> [Double]
             continue
         }
         let truth = layout.courseMeters(atRunner: runner)
-        guard let foot = course.foot(of: fix, within: (truth - 60)...(truth + 60)), foot.off <= 5 * variance.squareRoot() else { continue }
+        guard let foot = course.foot(latitude: fix.latitude, longitude: fix.longitude, within: (truth - 60)...(truth + 60)),
+              foot.off <= 5 * variance.squareRoot() else { continue }
         let standing = stands.contains { $0.contains(fix.time) }
         if let previous = last, !standing, filter.x[1] > 0.5 {
             // Between fixes the place goes on at the filter's speed, as the scheduler's does.
-            while next < markers.count, filter.x[0] - startMeters + filter.x[1] * (fix.time - previous) >= markers[next] {
-                let time = previous + max(markers[next] - (filter.x[0] - startMeters), 0) / filter.x[1]
-                if markers[next] > reported, !(skipped?.contains(markers[next]) ?? false) {
-                    latenesses.append(run.trueCourseDistance(at: time) - markers[next])
-                }
-                reported = max(reported, markers[next])
-                next += 1
-            }
+            let place = filter.x[0] - startMeters, speed = filter.x[1]
+            play(through: place + speed * (fix.time - previous)) { previous + max($0 - place, 0) / speed }
         }
         if let previous = last {
             filter.predict(by: fix.time - previous, standing: standing)
@@ -55,12 +59,7 @@ func oracleLatenesses(_ run: CorpusRun, accelerationNoise q: Double) -> [Double]
         }
         last = fix.time
         reported = max(reported, filter.x[0] - startMeters)
-        while next < markers.count, reported >= markers[next] {
-            if !(skipped?.contains(markers[next]) ?? false) {
-                latenesses.append(run.trueCourseDistance(at: fix.time) - markers[next])
-            }
-            next += 1
-        }
+        play(through: reported) { _ in fix.time }
     }
     return latenesses
 }
@@ -89,27 +88,6 @@ func printCourseBound(_ sets: [(set: String, pairs: [CoursePair])]) throws {
                          name, seconds, chosen.count, tracked.filter { abs($0) <= bound }.count, tracked.count, bound, tracked.farthestFromZero,
                          best!.q, best!.within, best!.count, best!.worst))
         }
-    }
-}
-
-extension TruePath {
-    /// The fix's foot on the path between `range` metres along it: metres along the path there,
-    /// and how far the fix is from it.
-    func foot(of fix: GPSFix, within range: ClosedRange<Double>) -> (along: Double, off: Double)? {
-        let perEast = LocalMeters.perDegreeLongitude(at: fix.latitude)
-        var best: (along: Double, off: Double)?
-        for index in latitudes.indices.dropLast() where cumulative[index + 1] >= range.lowerBound && cumulative[index] <= range.upperBound {
-            let ax = (longitudes[index] - fix.longitude) * perEast, ay = (latitudes[index] - fix.latitude) * LocalMeters.perDegreeLatitude
-            let bx = (longitudes[index + 1] - fix.longitude) * perEast, by = (latitudes[index + 1] - fix.latitude) * LocalMeters.perDegreeLatitude
-            let dx = bx - ax, dy = by - ay, span = dx * dx + dy * dy
-            let share = span > 0 ? min(1, max(0, -(ax * dx + ay * dy) / span)) : 0
-            let x = ax + share * dx, y = ay + share * dy
-            let off = (x * x + y * y).squareRoot()
-            if best == nil || off < best!.off {
-                best = (cumulative[index] + share * (cumulative[index + 1] - cumulative[index]), off)
-            }
-        }
-        return best
     }
 }
 

@@ -99,16 +99,26 @@ struct CourseResult: Sendable {
 extension TruePath {
     /// How far a place is from the path: from the nearest of its straight pieces.
     func distance(toPlace place: (latitude: Double, longitude: Double, east: Double, north: Double)) -> Double {
-        let perEast = LocalMeters.perDegreeLongitude(at: place.latitude)
-        var nearest = Double.infinity
-        for index in latitudes.indices.dropLast() {
-            let ax = (longitudes[index] - place.longitude) * perEast, ay = (latitudes[index] - place.latitude) * LocalMeters.perDegreeLatitude
-            let bx = (longitudes[index + 1] - place.longitude) * perEast, by = (latitudes[index + 1] - place.latitude) * LocalMeters.perDegreeLatitude
+        foot(latitude: place.latitude, longitude: place.longitude)?.off ?? .infinity
+    }
+
+    /// The foot of a place on the path, on the nearest of its straight pieces that reach into
+    /// `range` metres along it (the whole path by default): metres along the path there, and
+    /// how far the place is from it. Nil when no piece reaches into the range.
+    func foot(latitude: Double, longitude: Double, within range: ClosedRange<Double> = -.infinity ... .infinity) -> (along: Double, off: Double)? {
+        let perEast = LocalMeters.perDegreeLongitude(at: latitude)
+        var best: (along: Double, off: Double)?
+        for index in latitudes.indices.dropLast() where cumulative[index + 1] >= range.lowerBound && cumulative[index] <= range.upperBound {
+            let ax = (longitudes[index] - longitude) * perEast, ay = (latitudes[index] - latitude) * LocalMeters.perDegreeLatitude
+            let bx = (longitudes[index + 1] - longitude) * perEast, by = (latitudes[index + 1] - latitude) * LocalMeters.perDegreeLatitude
             let dx = bx - ax, dy = by - ay, span = dx * dx + dy * dy
             let share = span > 0 ? min(1, max(0, -(ax * dx + ay * dy) / span)) : 0
             let x = ax + share * dx, y = ay + share * dy
-            nearest = min(nearest, (x * x + y * y).squareRoot())
+            let off = (x * x + y * y).squareRoot()
+            if best == nil || off < best!.off {
+                best = (cumulative[index] + share * (cumulative[index + 1] - cumulative[index]), off)
+            }
         }
-        return nearest
+        return best
     }
 }
