@@ -222,13 +222,19 @@ def recorded_the_mock_device(browser, path):
     return "silence_start" not in output
 
 
-def check_tones_refusal(results, name, browser, status, error, expected):
-    """The mock device's tones are not speech: the server must refuse them as such and the page
-    say so in plain words; the check the scenario meant (`expected`) is skipped, saying why."""
+def check_tones_verdict(results, name, browser, status, error, expected):
+    """The mock device's tones are a beep a second over a steady tone. The server's speech test
+    has refused them every time here (their longest burst, 120 to 140 ms, is short of the 150 ms
+    of voiced sound it asks for), but a longer beep could pass it. The page must show the verdict
+    the server gave: a refusal as no speech, in plain words, or the message ready. The check the
+    scenario meant (`expected`) is skipped, saying why."""
     shown = browser.text("failed") if browser.visible("failed") else ""
-    results.check(name, "the tones the browser recorded in place of the speech are refused as no speech, in plain words",
-                  status == "Failed" and "no speech found" in (error or "") and "hear anyone speaking" in shown,
-                  f"{error!r}; {shown.strip()!r}")
+    if status == "Failed":
+        results.check(name, "the tones the browser recorded in place of the speech are refused as no speech, in plain words",
+                      "no speech found" in (error or "") and "hear anyone speaking" in shown, f"{error!r}; {shown.strip()!r}")
+    else:
+        results.check(name, "the tones the browser recorded in place of the speech were taken as speech, and the page says ready",
+                      status in ("Ready", "Played") and not error, f"badge {status!r}; {error!r}")
     results.skip(name, expected, f"{browser.name}'s recorder kept its mock device's tones, not the stream the page gave it")
 
 
@@ -393,7 +399,7 @@ def scenario_record_and_send(ctx):
             if damaged:
                 check_damaged_refusal(results, name, browser, damaged, status, error, expected)
             else:
-                check_tones_refusal(results, name, browser, status, error, expected)
+                check_tones_verdict(results, name, browser, status, error, expected)
             browser.el("again-button").click()
             browser.wait(lambda: browser.visible("recorder"), what="the recorder again")
             browser.el("file-input").send_keys(str(IPHONE_SAMPLE))
@@ -838,7 +844,7 @@ def scenario_countdown(ctx):
         if damaged:
             check_damaged_refusal(results, name, browser, damaged, status, error, accepted)
         elif tones:
-            check_tones_refusal(results, name, browser, status, error, accepted)
+            check_tones_verdict(results, name, browser, status, error, accepted)
         elif faulty:
             results.skip(name, accepted, f"the recorder's file, {kept:.2f} s by ffmpeg: badge {status!r}; {error}")
         else:
@@ -899,7 +905,7 @@ def scenario_https(ctx):
         if damaged:
             check_damaged_refusal(results, name, browser, damaged, status, error, "recorded and sent over https: ready")
         elif tones:
-            check_tones_refusal(results, name, browser, status, error, "recorded and sent over https: ready")
+            check_tones_verdict(results, name, browser, status, error, "recorded and sent over https: ready")
         else:
             results.check(name, "recorded and sent over https: one message, ready",
                           status == "Ready" and len(messages) == 1 and messages[0]["sender"] == "Kim",
