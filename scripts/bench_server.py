@@ -34,9 +34,14 @@ QUEUE = os.environ.get("BENCH_QUEUE", "1") != "0"
 WORK = tempfile.mkdtemp(prefix="voicemsg-bench-")
 
 
+# Every process the bench starts, so that a bench that fails half-way leaves none running.
+STARTED = []
+
+
 def start(args, log, program=BIN):
     out = open(log, "w")
-    return subprocess.Popen([program] + args, stdout=out, stderr=out)
+    STARTED.append(subprocess.Popen([program] + args, stdout=out, stderr=out))
+    return STARTED[-1]
 
 
 def wait_for(log, pattern, proc, seconds=60):
@@ -203,4 +208,8 @@ def main():
 try:
     main()
 finally:
+    for proc in STARTED:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     shutil.rmtree(WORK, ignore_errors=True)
