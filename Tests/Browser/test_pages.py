@@ -214,8 +214,7 @@ def recorded_the_mock_device(browser, path):
     test's speech starts after half a second of digital silence and pauses 0.4 s between its
     sentences; the mock device's tone never drops below -25 dBFS. So a recording of the speech
     (or of the silence) has a quarter of a second below -50 dBFS, by ffmpeg, and the tones have
-    none. Chromium's
-    recorder is held to the recording itself."""
+    none. Chromium's recorder is held to the recording itself."""
     if browser.engine != "webkit":
         return False
     output = subprocess.run(["ffmpeg", "-i", str(path), "-af", "silencedetect=noise=-50dB:duration=0.25", "-f", "null", "-"],
