@@ -29,7 +29,6 @@ import subprocess
 import sys
 import time
 
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.by import By
@@ -698,17 +697,17 @@ def scenario_runner_page(ctx):
         browser.wait(lambda: eve.find_element(By.CSS_SELECTOR, ".confirm").is_displayed(), what="the confirmation")
         browser.screenshots(ctx.shots, f"{name}-2-confirm-delete", f"msg-{ids[1]}")
         eve.find_element(By.CSS_SELECTOR, ".confirm .button-destructive").click()
-        def deleted_or_noted():
-            # The card may leave the page between the two looks (the long poll removes it).
-            if not browser.driver.find_elements(By.CSS_SELECTOR, f"#msg-{ids[1]}"):
-                return True
-            try:
-                return eve.find_element(By.CSS_SELECTOR, ".help").is_displayed()
-            except StaleElementReferenceException:
-                return not browser.driver.find_elements(By.CSS_SELECTOR, f"#msg-{ids[1]}")
-        browser.wait(deleted_or_noted, what="the delete to finish")
-        gone_from_page = not browser.driver.find_elements(By.CSS_SELECTOR, f"#msg-{ids[1]}")
-        note = "" if gone_from_page else eve.find_element(By.CSS_SELECTOR, ".help").text
+        def card_note():
+            """None once the card has left the page, else its note's text if shown ("" if not).
+            Looked at by script rather than through element handles: the long poll may take
+            the card off the page while the driver looks, and WebKitGTK's driver then fails
+            even a fresh search with a stale element."""
+            return browser.js("var card = document.getElementById(arguments[0]); if (!card) return null;"
+                              "var help = card.querySelector('.help');"
+                              "return help && help.offsetParent !== null ? help.textContent : ''", f"msg-{ids[1]}")
+        browser.wait(lambda: card_note() != "", what="the delete to finish")
+        note = card_note()
+        gone_from_page = note is None
         in_manifest = ids[1] in [m["id"] for m in manifest(server, run_)["messages"]]
         results.check(name, "Delete removes the message from the page and the manifest",
                       gone_from_page and not in_manifest, note or f"in manifest: {in_manifest}")
