@@ -237,6 +237,17 @@ def check_tones_verdict(results, name, browser, status, error, expected):
     results.skip(name, expected, f"{browser.name}'s recorder kept its mock device's tones, not the stream the page gave it")
 
 
+def check_recorder_verdict(results, name, browser, damaged, tones, status, error, expected):
+    """When WebKitGTK's recorder damaged the file or kept its mock device's tones, checks the
+    server's verdict on what it made in place of `expected`, which is skipped, and returns
+    True; else returns False, and the caller checks `expected` itself."""
+    if damaged:
+        check_damaged_refusal(results, name, browser, damaged, status, error, expected)
+    elif tones:
+        check_tones_verdict(results, name, browser, status, error, expected)
+    return bool(damaged or tones)
+
+
 def undecodable_packets(path):
     """How many of a recording's packets ffmpeg's decoder refuses."""
     output = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-f", "null", "-"], capture_output=True, text=True).stderr
@@ -392,13 +403,9 @@ def scenario_record_and_send(ctx):
                       and messages[0]["id"] == message_id, json.dumps(messages)[:300])
         error = messages[0].get("error", "") if messages else ""
         source = ctx.fixtures["speech"]
-        if damaged or tones:
+        expected = f"the recorded message reaches ready (sending {IPHONE_SAMPLE.name} instead)"
+        if check_recorder_verdict(results, name, browser, damaged, tones, status, error, expected):
             # The send path goes on with an iPhone's kind of recording, chosen as a file.
-            expected = f"the recorded message reaches ready (sending {IPHONE_SAMPLE.name} instead)"
-            if damaged:
-                check_damaged_refusal(results, name, browser, damaged, status, error, expected)
-            else:
-                check_tones_verdict(results, name, browser, status, error, expected)
             browser.el("again-button").click()
             browser.wait(lambda: browser.visible("recorder"), what="the recorder again")
             browser.el("file-input").send_keys(str(IPHONE_SAMPLE))
@@ -466,11 +473,7 @@ def scenario_failure(ctx):
         error = messages[0].get("error", "") if messages else ""
         shown = browser.text("failed")
         expected = "recorded silence fails with the no-speech reason in plain words"
-        if damaged:
-            check_damaged_refusal(results, name, browser, damaged, status, error, expected)
-        elif tones:
-            check_tones_verdict(results, name, browser, status, error, expected)
-        else:
+        if not check_recorder_verdict(results, name, browser, damaged, tones, status, error, expected):
             results.check(name, expected,
                           status == "Failed" and "no speech" in (error or "") and "couldn’t hear anyone speaking" in shown,
                           f"badge {status!r}; {error!r}; {shown.strip()[:200]}")
@@ -843,10 +846,8 @@ def scenario_countdown(ctx):
         messages = run_messages(server, run_)
         error = messages[0].get("error", "") if messages else ""
         accepted = "the server, with the same limit, accepts it: the message is ready"
-        if damaged:
-            check_damaged_refusal(results, name, browser, damaged, status, error, accepted)
-        elif tones:
-            check_tones_verdict(results, name, browser, status, error, accepted)
+        if check_recorder_verdict(results, name, browser, damaged, tones, status, error, accepted):
+            pass
         elif faulty:
             results.skip(name, accepted, f"the recorder's file, {kept:.2f} s by ffmpeg: badge {status!r}; {error}")
         else:
@@ -904,11 +905,7 @@ def scenario_https(ctx):
         status = wait_sent_status(browser)
         messages = run_messages(server, run_)
         error = messages[0].get("error", "") if messages else ""
-        if damaged:
-            check_damaged_refusal(results, name, browser, damaged, status, error, "recorded and sent over https: ready")
-        elif tones:
-            check_tones_verdict(results, name, browser, status, error, "recorded and sent over https: ready")
-        else:
+        if not check_recorder_verdict(results, name, browser, damaged, tones, status, error, "recorded and sent over https: ready"):
             results.check(name, "recorded and sent over https: one message, ready",
                           status == "Ready" and len(messages) == 1 and messages[0]["sender"] == "Kim",
                           f"badge {status!r}; {json.dumps(messages)[:300]}")
