@@ -110,11 +110,12 @@ extension PlaybackScheduler {
         }
 
         /// This configuration for a run along `course`: the planned distance is the course's
-        /// length unless one was given, and the run ends at the course's end (`endDistance`).
+        /// length unless one was given, and the run ends at the course's end (`endDistance`),
+        /// or where one given ends it, if that is sooner.
         public func along(_ course: Course) -> Configuration {
             var configuration = self
             if configuration.plannedDistance == nil { configuration.plannedDistance = course.length }
-            configuration.endDistance = course.length
+            configuration.endDistance = min(configuration.endDistance ?? course.length, course.length)
             return configuration
         }
     }

@@ -73,6 +73,17 @@ struct PlaybackSchedulerTests {
         #expect(scheduler.handle(.playbackFinished(id: "m2", time: 3610)).action == .play(id: "m1", reason: .catchingUp))
     }
 
+    @Test func alongACourseTheRunEndsAtItsEndOrAtAnEndGivenSooner() throws {
+        // About 1,112 m north.
+        let course = try Course(points: [.init(latitude: 0, longitude: 8), .init(latitude: 0.01, longitude: 8)])
+        let along = PlaybackScheduler.Configuration().along(course)
+        #expect(along.plannedDistance == course.length && along.endDistance == course.length)
+        let planned = PlaybackScheduler.Configuration(plannedDistance: 1000).along(course)
+        #expect(planned.plannedDistance == 1000 && planned.endDistance == course.length)
+        #expect(PlaybackScheduler.Configuration(endDistance: 900).along(course).endDistance == 900)
+        #expect(PlaybackScheduler.Configuration(endDistance: 5000).along(course).endDistance == course.length)
+    }
+
     @Test func relativeMarkerWithoutPlannedDistanceIsAClearError() throws {
         let error = try #require(throws: RunTrackingError.self) {
             try PlaybackScheduler(messages: Self.messages("1km", "halfway"))
