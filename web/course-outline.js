@@ -43,8 +43,8 @@ function projection(points) {
 
 /**
  * Draws `line` (course.js's `courseLine`) into `svg`, replacing what was there: the outline, its
- * start and finish, a dot for each of `marks` (`{ meters, kind, label }`; `kind` is a class:
- * "message", "next" or "played") and, when `runner` is a distance, the runner's place there.
+ * start and finish, a dot for each of `marks` (`{ meters, kind, label, number }`; `kind` is a
+ * class: "message", "next" or "played"; `number`, when given, is written in a larger dot) and, when `runner` is a distance, the runner's place there.
  * `label` names the drawing for screen readers. Returns `update({ marks, runner, label })`,
  * which moves the dots and leaves the outline as it is: the run screen moves them every second.
  */
@@ -69,9 +69,20 @@ export function drawOutline(svg, line, { marks = [], runner = null, label = "The
   const update = (what) => {
     dots.replaceChildren();
     for (const mark of what.marks || []) {
-      const circle = dot(placeAt(line, mark.meters), `course-mark is-${mark.kind || "message"}`, mark.kind === "next" ? 6 : 4.5);
+      const place = placeAt(line, mark.meters);
+      const radius = mark.number != null ? 10 : mark.kind === "next" ? 6 : 4.5;
+      const circle = dot(place, `course-mark is-${mark.kind || "message"}`, radius);
       if (mark.label) circle.append(Object.assign(document.createElementNS(SVG, "title"), { textContent: mark.label }));
       dots.append(circle);
+      if (mark.number != null) {
+        // A number in the dot, which the list beside the drawing repeats: the dots are told
+        // apart where markers fall close together, and the one at the finish is not lost
+        // in the finish's own circle.
+        const [x, y] = at(place);
+        const number = node("text", { x: x.toFixed(1), y: y.toFixed(1), class: "course-mark-number", "aria-hidden": "true" });
+        number.textContent = String(mark.number);
+        dots.append(number);
+      }
     }
     if (what.runner != null) dots.append(dot(placeAt(line, what.runner), "course-runner", 7));
     if (what.label) svg.setAttribute("aria-label", what.label);

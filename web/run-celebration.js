@@ -1,6 +1,6 @@
 // The finish, on the runner's page: the design system's Completion Celebration with the run's
 // summary: the distance, the time, the messages heard (who, and where each played) and, with a
-// course, its outline with a dot where each one played.
+// course, its outline with a numbered dot where each one played.
 
 import { $, show, element, formatDistance, formatClock, who } from "./common.js";
 import { state } from "./run-state.js";
@@ -16,22 +16,24 @@ export function renderCelebration(meters, seconds) {
   $("finished-time").textContent = formatClock(seconds);
   $("finished-count").textContent = `${heard.length} of ${messages.length}`;
   $("finished-text").textContent = `${heard.length} of ${messages.length} message${messages.length === 1 ? "" : "s"} played over ${formatDistance(meters)} in ${formatClock(seconds)}.`;
+  const course = state.session.course;
   const list = $("finished-heard");
   list.replaceChildren();
-  for (const { message } of heard) {
+  for (const [index, { message }] of heard.entries()) {
     const at = playedAt[message.id];
     const item = element("li", "heard-item");
+    // Numbered as the dots on the course's outline are, when there is one.
+    if (course) item.append(element("span", "heard-number", String(index + 1)));
     item.append(element("span", "sender", who(message)),
       element("span", "distance-tag", formatDistance(at != null ? at : message.markerMeters)));
     list.append(item);
   }
   show(list, heard.length > 0);
-  const course = state.session.course;
   show($("finished-course"), Boolean(course));
   if (course) {
     drawOutline($("finished-outline"), courseLine(course.points), {
-      marks: heard.map(({ message }) => ({
-        meters: playedAt[message.id] != null ? playedAt[message.id] : message.markerMeters, kind: "played",
+      marks: heard.map(({ message }, index) => ({
+        meters: playedAt[message.id] != null ? playedAt[message.id] : message.markerMeters, kind: "played", number: index + 1,
         label: `${who(message)}, played at ${formatDistance(playedAt[message.id] ?? message.markerMeters)}`,
       })),
       label: `The course, with where each of ${heard.length} message${heard.length === 1 ? "" : "s"} played`,

@@ -618,6 +618,12 @@ def scenario_course(ctx):
         results.check(name, "the celebration draws the course with where each message played",
                       runner.browser.js("return document.querySelectorAll('#finished-outline .course-mark.is-played').length")
                       == len(markers), runner.browser.text("finished-text"))
+        numbers = runner.browser.js(
+            "return [...document.querySelectorAll('#finished-outline .course-mark-number, #finished-heard .heard-number')]"
+            ".map(n => n.textContent)")
+        expected = [str(n + 1) for n in range(len(markers))]
+        results.check(name, "the dots on the outline are numbered as the list of who was heard",
+                      numbers == expected + expected, str(numbers))
         runner.browser.screenshots(ctx.shots, "course-3-finished", focus_id="finished")
         runner.browser.check_console(results, name)
     finally:
