@@ -6,10 +6,10 @@
 # the held-out figures do not get worse.
 # Usage: scripts/tracker-corpus.sh [text a run's description must contain]
 #        scripts/tracker-corpus.sh --check   only whether it compiles (make test runs it)
-# BEFORE=<git revision> also builds the tracker (Sources/RunTracking, with its replay where
-# that replays a course) of that revision, replays the same runs through it, and prints its
-# figures beside this tree's. Where that revision has no course tracker, the course runs' rows
-# (course ...) compare this tree's.
+# BEFORE=<git revision> also builds the tracker and the replay (Sources/RunTracking,
+# Sources/GPXReplay) of that revision, replays the same runs through them, and prints its
+# figures beside this tree's. The revision must be fecb0c6 or later: the corpus replays its
+# course runs through that revision's tracker too.
 # The other switches (VERBOSE, TRACKER, SET, WIDER, ...) are listed at the top of
 # scripts/tracker-corpus/main.swift.
 set -eu
@@ -61,23 +61,23 @@ git -C "$root" rev-parse --verify --quiet "$BEFORE^{commit}" > /dev/null || { ec
 for file in $(git -C "$root" ls-tree --name-only "$BEFORE" Sources/RunTracking/); do
     case "$file" in *.swift) git -C "$root" show "$BEFORE:$file" > "$work/before/$(basename "$file")" ;; esac
 done
-# What this tree adds beside the tracker (the course tracker, for the course runs) is taken as
-# it is now where that revision has no file of the name: the course runs then compare the same
-# course tracker, and the other runs the two positions-alone trackers.
+# What this tree adds beside the tracker is taken as it is now where that revision has no file
+# of the name.
 for file in "$root"/Sources/RunTracking/*.swift; do
     [ -e "$work/before/$(basename "$file")" ] || cp "$file" "$work/before/"
 done
-# The replay of that revision, where it replays a course as the corpus asks: it sets the
-# scheduler up as that revision's tracker expects. Before the course tracker, this tree's.
-replay="$root/Sources/GPXReplay"
-if git -C "$root" show "$BEFORE:Sources/GPXReplay/RunSimulator+Types.swift" 2>/dev/null | grep -q "courseTracker"; then
-    replay="$work/before-replay"
-    mkdir -p "$replay"
-    for file in $(git -C "$root" ls-tree --name-only "$BEFORE" Sources/GPXReplay/); do
-        case "$file" in *.swift) git -C "$root" show "$BEFORE:$file" > "$replay/$(basename "$file")" ;; esac
-    done
+# The replay of that revision, which sets the scheduler up as that revision's tracker expects.
+replay="$work/before-replay"
+mkdir -p "$replay"
+for file in $(git -C "$root" ls-tree --name-only "$BEFORE" Sources/GPXReplay/); do
+    case "$file" in *.swift) git -C "$root" show "$BEFORE:$file" > "$replay/$(basename "$file")" ;; esac
+done
+if ! build "$work/before" "$out-before" "" "$replay" 2> "$work/before.log"; then
+    head -5 "$work/before.log" >&2
+    echo "BEFORE=$BEFORE: its tracker and replay do not build with this corpus, which replays the course runs" >&2
+    echo "through both; fecb0c6 is the oldest revision that does (docs/tracker.md: its own corpus gives an older one's figures)." >&2
+    exit 1
 fi
-build "$work/before" "$out-before" "" "$replay"
 SUMMARY="$work/before.tsv" "$out-before" "$root/samples/gpx" "${1:-}" > "$work/before.txt"
 SUMMARY="$work/now.tsv" "$out" "$root/samples/gpx" "${1:-}"
 echo
