@@ -140,7 +140,7 @@ final class FFmpegDecoder {
             while true {
                 let status = avcodec_receive_frame(codec, frame)
                 if status == vm_averror_eagain() || status == vm_averror_eof() { return }
-                if status == vm_averror_invaliddata() {
+                if Self.isDamage(status) {
                     damage.note(Self.describe(status))
                     continue
                 }
@@ -214,7 +214,7 @@ final class FFmpegDecoder {
                     }
                 }
                 let sent = avcodec_send_packet(codec, packet)
-                if sent == vm_averror_invaliddata() {
+                if Self.isDamage(sent) {
                     damage.note(Self.describe(sent))
                 } else {
                     try Self.check(sent, "cannot decode the audio")
@@ -302,6 +302,20 @@ final class FFmpegDecoder {
         if let error = FFmpegLog.firstError {
             throw DecodeFailure.unreadable("broken or corrupt file (FFmpeg: \(error))")
         }
+    }
+
+    /// Whether the decoder refused a packet for what is in it: invalid data, or a broken AAC or
+    /// AC-3 frame header. FFmpeg's parser of those headers answers with its own codes
+    /// (`AAC_AC3_PARSE_ERROR_*` in libavcodec's aac_ac3_parser.h, −0x1030c0a to −0x7030c0a:
+    /// no sync word, a bad sample rate or frame size...), not `AVERROR_INVALIDDATA`. WebKit's
+    /// recorder has written AAC packets that begin like an ADTS header with an impossible
+    /// sample rate; taken for a failing decoder, such a recording was refused as "cannot
+    /// decode the audio", where the friend needs to hear that it came out damaged.
+    static func isDamage(_ status: Int32) -> Bool {
+        if status == vm_averror_invaliddata() { return true }
+        guard status < 0 else { return false }
+        let code = -Int(status)
+        return code & 0xFF_FFFF == 0x03_0C0A && (1...7).contains(code >> 24)
     }
 
     private static func check(_ status: Int32, _ what: String) throws {

@@ -1,0 +1,45 @@
+import AudioPipeline
+import Foundation
+import Testing
+import TestSupport
+
+/// A recording with packets the decoder refuses is refused as damaged, in words the pages turn
+/// into "record it again", whichever way FFmpeg's decoder says a packet is bad. WebKit's
+/// recorder has written AAC packets in MP4 that begin like an ADTS header with an impossible
+/// sample rate: FFmpeg's AAC decoder answers those with its header parser's own error code, not
+/// with invalid data.
+@Suite struct DamagedPacketTests {
+    /// Speech as AAC in M4A, by ffmpeg, and a copy whose packets `damaged` each start with
+    /// `bytes` instead, at the places ffprobe gives for them.
+    static func m4a(damaging damaged: Range<Int>, with bytes: [UInt8], in folder: URL) throws -> (whole: String, damaged: String) {
+        let source = try SpeechRecordings.make(seconds: 4, loudness: -20, sampleRate: 48_000, channels: 1, container: .wav,
+                                               name: "damaged-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(atPath: source.path) }
+        let whole = folder.appendingPathComponent("speech.m4a").path
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", source.path, "-c:a", "aac", "-b:a", "64k", whole])
+        let probe = try Tool.run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries", "packet=pos",
+                                             "-of", "csv=p=0", whole])
+        let places = String(decoding: probe.standardOutput, as: UTF8.self).split(separator: "\n").compactMap { Int($0) }
+        #expect(places.count > damaged.upperBound)
+        var data = try Data(contentsOf: URL(fileURLWithPath: whole))
+        for place in places[damaged] { data.replaceSubrange(place..<(place + bytes.count), with: bytes) }
+        let path = folder.appendingPathComponent("damaged.m4a").path
+        try data.write(to: URL(fileURLWithPath: path))
+        return (whole, path)
+    }
+
+    @Test func packetsThatBeginWithABrokenFrameHeaderMakeTheRecordingDamaged() throws {
+        // An ADTS sync word with sample-rate index 15, which no stream has: FFmpeg's AAC decoder
+        // reports "Error decoding AAC frame header" with its header parser's own code.
+        let bytes: [UInt8] = [0xFF, 0xFF, 0xFF]
+        let folder = try SpeechRecordings.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (whole, damaged) = try Self.m4a(damaging: 20..<23, with: bytes, in: folder)
+        #expect(throws: Never.self) { _ = try AudioDecoder.decode(path: whole) }
+        let error = try #require(throws: AudioPipelineError.self) { _ = try AudioDecoder.decode(path: damaged) }
+        print("damaged: \(error)")
+        #expect(error.code == .unreadableInput, "\(error)")
+        #expect(error.message.hasPrefix("damaged: "), "\(error.message)")
+        #expect(error.message.contains(" packets of the audio cannot be decoded"), "\(error.message)")
+    }
+}
