@@ -44,9 +44,10 @@ function projection(points) {
 /**
  * Draws `line` (course.js's `courseLine`) into `svg`, replacing what was there: the outline, its
  * start and finish, a dot for each of `marks` (`{ meters, kind, label, number }`; `kind` is a
- * class: "message", "next" or "played"; `number`, when given, is written in a larger dot) and, when `runner` is a distance, the runner's place there.
- * `label` names the drawing for screen readers. Returns `update({ marks, runner, label })`,
- * which moves the dots and leaves the outline as it is: the run screen moves them every second.
+ * class: "message", "next" or "played"; a `number` is written in a larger dot) and, when
+ * `runner` is a distance, the runner's place there. `label` names the drawing for screen readers.
+ * Returns `update({ marks, runner, label })`, which moves the dots and leaves the outline as it
+ * is: the run screen moves them every second.
  */
 export function drawOutline(svg, line, { marks = [], runner = null, label = "The course" } = {}) {
   const { at, height } = projection(line.points);
