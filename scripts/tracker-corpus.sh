@@ -56,23 +56,23 @@ if [ -z "${BEFORE:-}" ]; then
     exit 0
 fi
 
-mkdir -p "$work/before"
 git -C "$root" rev-parse --verify --quiet "$BEFORE^{commit}" > /dev/null || { echo "BEFORE=$BEFORE: no such revision" >&2; exit 1; }
-for file in $(git -C "$root" ls-tree --name-only "$BEFORE" Sources/RunTracking/); do
-    case "$file" in *.swift) git -C "$root" show "$BEFORE:$file" > "$work/before/$(basename "$file")" ;; esac
-done
+# at_before FOLDER DESTINATION: the Swift files of FOLDER at that revision, into DESTINATION.
+at_before() {
+    mkdir -p "$2"
+    for file in $(git -C "$root" ls-tree --name-only "$BEFORE" "$1/"); do
+        case "$file" in *.swift) git -C "$root" show "$BEFORE:$file" > "$2/$(basename "$file")" ;; esac
+    done
+}
+at_before Sources/RunTracking "$work/before"
 # What this tree adds beside the tracker is taken as it is now where that revision has no file
 # of the name.
 for file in "$root"/Sources/RunTracking/*.swift; do
     [ -e "$work/before/$(basename "$file")" ] || cp "$file" "$work/before/"
 done
 # The replay of that revision, which sets the scheduler up as that revision's tracker expects.
-replay="$work/before-replay"
-mkdir -p "$replay"
-for file in $(git -C "$root" ls-tree --name-only "$BEFORE" Sources/GPXReplay/); do
-    case "$file" in *.swift) git -C "$root" show "$BEFORE:$file" > "$replay/$(basename "$file")" ;; esac
-done
-if ! build "$work/before" "$out-before" "" "$replay" 2> "$work/before.log"; then
+at_before Sources/GPXReplay "$work/before-replay"
+if ! build "$work/before" "$out-before" "" "$work/before-replay" 2> "$work/before.log"; then
     head -5 "$work/before.log" >&2
     echo "BEFORE=$BEFORE: its tracker and replay do not build with this corpus, which replays the course runs" >&2
     echo "through both; fecb0c6 is the oldest revision that does (docs/tracker.md: its own corpus gives an older one's figures)." >&2

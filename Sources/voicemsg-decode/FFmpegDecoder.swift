@@ -311,7 +311,7 @@ final class FFmpegDecoder {
     /// recorder has written AAC packets that begin like an ADTS header with an impossible
     /// sample rate; taken for a failing decoder, such a recording was refused as "cannot
     /// decode the audio", where the friend needs to hear that it came out damaged.
-    static func isDamage(_ status: Int32) -> Bool {
+    private static func isDamage(_ status: Int32) -> Bool {
         if status == vm_averror_invaliddata() { return true }
         guard status < 0 else { return false }
         let code = -Int(status)
