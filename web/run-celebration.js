@@ -10,8 +10,10 @@ import { drawOutline } from "./course-outline.js";
 /** Fills the celebration from the session; `meters` and `seconds` are the run's totals. */
 export function renderCelebration(meters, seconds) {
   const messages = state.session.messages;
-  const heard = messages.map((message, number) => ({ message, number })).filter(({ number }) => state.started.has(number));
   const playedAt = state.session.playedAt || {};
+  // Each message heard, with where it played (its marker where the page kept no place for it).
+  const heard = messages.filter((message, number) => state.started.has(number))
+    .map((message) => ({ message, meters: playedAt[message.id] ?? message.markerMeters }));
   $("finished-distance").textContent = formatDistance(meters);
   $("finished-time").textContent = formatClock(seconds);
   $("finished-count").textContent = `${heard.length} of ${messages.length}`;
@@ -19,22 +21,19 @@ export function renderCelebration(meters, seconds) {
   const course = state.session.course;
   const list = $("finished-heard");
   list.replaceChildren();
-  for (const [index, { message }] of heard.entries()) {
-    const at = playedAt[message.id];
+  for (const [index, { message, meters: at }] of heard.entries()) {
     const item = element("li", "heard-item");
     // Numbered as the dots on the course's outline are, when there is one.
     if (course) item.append(element("span", "heard-number", String(index + 1)));
-    item.append(element("span", "sender", who(message)),
-      element("span", "distance-tag", formatDistance(at != null ? at : message.markerMeters)));
+    item.append(element("span", "sender", who(message)), element("span", "distance-tag", formatDistance(at)));
     list.append(item);
   }
   show(list, heard.length > 0);
   show($("finished-course"), Boolean(course));
   if (course) {
     drawOutline($("finished-outline"), courseLine(course.points), {
-      marks: heard.map(({ message }, index) => ({
-        meters: playedAt[message.id] != null ? playedAt[message.id] : message.markerMeters, kind: "played", number: index + 1,
-        label: `${who(message)}, played at ${formatDistance(playedAt[message.id] ?? message.markerMeters)}`,
+      marks: heard.map(({ message, meters: at }, index) => ({
+        meters: at, kind: "played", number: index + 1, label: `${who(message)}, played at ${formatDistance(at)}`,
       })),
       label: `The course, with where each of ${heard.length} message${heard.length === 1 ? "" : "s"} played`,
     });
