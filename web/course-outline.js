@@ -71,7 +71,7 @@ export function drawOutline(svg, line, { marks = [], runner = null, label = "The
     dots.replaceChildren();
     for (const mark of what.marks || []) {
       const place = placeAt(line, mark.meters);
-      const radius = mark.number != null ? 10 : mark.kind === "next" ? 6 : 4.5;
+      const radius = mark.number != null ? 12 : mark.kind === "next" ? 6 : 4.5;
       const circle = dot(place, `course-mark is-${mark.kind || "message"}`, radius);
       if (mark.label) circle.append(Object.assign(document.createElementNS(SVG, "title"), { textContent: mark.label }));
       dots.append(circle);
