@@ -20,6 +20,8 @@
 //                      same fixes, beside the tracker (see TrailBound.swift)
 //   COURSE_BOUND=1     for the course runs from positions alone, what an oracle told each fix's
 //                      stretch of course reaches, beside the course tracker (see CourseBound.swift)
+//   OFF_COURSE_BOUND=1 for each message started while the runner was off the course, how far
+//                      from it the fixes lay, against fixes on the course (see OffCourseBound.swift)
 import Foundation
 
 let samples = CommandLine.arguments[1]
@@ -241,6 +243,7 @@ for (name, variants) in sets {
 }
 let coursePairs = try replayCourseRuns(addingFiguresTo: &table)
 if environment["COURSE_BOUND"] != nil { try printCourseBound(coursePairs) }
+if environment["OFF_COURSE_BOUND"] != nil { try printOffCourseBound(coursePairs) }
 if !alongLines.isEmpty {
     print("\n== Trail runs along the way (late: starts past 15 m at 1 Hz, 25 m every 5 s)")
     for line in alongLines { print(line) }

@@ -19,7 +19,9 @@ struct CourseResult: Sendable {
     var playedInOrderOnce: Bool
     /// Messages whose marker lies past where the runner left the course that started while
     /// the runner was truly off it: more than `offCourseMeters` from it.
-    var playedOffCourse: Int
+    var playedOffCourse: Int { offCourseStarts.count }
+    /// When those started (seconds on the fixes' clock).
+    var offCourseStarts: [Double]
     /// The markers a short cut skipped: seconds from when the runner was truly back on the
     /// course to their start (negative: before).
     var skippedStarts: [Double]
@@ -61,13 +63,13 @@ struct CourseResult: Sendable {
         let start = run.fixes.first!.time
         let runnerStart = run.motion.distance(at: start)
         let skipped = layout.excursion.map { $0.courseFrom < $0.courseTo ? ($0.courseFrom + 1e-9)...$0.courseTo : nil } ?? nil
-        var latenesses: [Double] = [], skippedStarts: [Double] = [], playedOffCourse = 0
+        var latenesses: [Double] = [], skippedStarts: [Double] = [], offCourseStarts: [Double] = []
         for play in timeline.plays where play.reason != .runEnded {
             let time = start + play.startSeconds
             let runner = run.motion.distance(at: time)
             if let excursion = layout.excursion, play.markerMeters > excursion.courseFrom, layout.isOffCourse(atRunner: runner),
                layout.course.distance(toPlace: layout.runner.locate(runner)) > Self.offCourseMeters {
-                playedOffCourse += 1
+                offCourseStarts.append(time)
             }
             if let skipped, skipped.contains(play.markerMeters), let excursion = layout.excursion {
                 skippedStarts.append(time - run.motion.time(atDistance: excursion.runnerTo))
@@ -77,7 +79,7 @@ struct CourseResult: Sendable {
         }
         self.latenesses = latenesses
         self.skippedStarts = skippedStarts
-        self.playedOffCourse = playedOffCourse
+        self.offCourseStarts = offCourseStarts
         // The stand: the one piece of the motion at rest.
         var elapsed = 0.0, stand: ClosedRange<Double>?
         for piece in run.motion.pieces {
