@@ -60,26 +60,24 @@ export function drawOutline(svg, line, { marks = [], runner = null, label = "The
     return `${i ? "L" : "M"}${x.toFixed(1)} ${y.toFixed(1)}`;
   }).join("");
   svg.append(node("path", { d: path, class: "course-line" }));
-  const dot = (point, className, radius) => {
-    const [x, y] = at(point);
-    return node("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: radius, class: className });
-  };
+  const circle = ([x, y], className, radius) =>
+    node("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: radius, class: className });
+  const dot = (point, className, radius) => circle(at(point), className, radius);
   svg.append(dot(line.points[0], "course-start", 5), dot(line.points[line.points.length - 1], "course-finish", 5));
   const dots = node("g", { class: "course-dots" });
   svg.append(dots);
   const update = (what) => {
     dots.replaceChildren();
     for (const mark of what.marks || []) {
-      const place = placeAt(line, mark.meters);
+      const [x, y] = at(placeAt(line, mark.meters));
       const radius = mark.number != null ? 12 : mark.kind === "next" ? 6 : 4.5;
-      const circle = dot(place, `course-mark is-${mark.kind || "message"}`, radius);
-      if (mark.label) circle.append(Object.assign(document.createElementNS(SVG, "title"), { textContent: mark.label }));
-      dots.append(circle);
+      const markDot = circle([x, y], `course-mark is-${mark.kind || "message"}`, radius);
+      if (mark.label) markDot.append(Object.assign(document.createElementNS(SVG, "title"), { textContent: mark.label }));
+      dots.append(markDot);
       if (mark.number != null) {
         // A number in the dot, which the list beside the drawing repeats: the dots are told
         // apart where markers fall close together, and the one at the finish is not lost
         // in the finish's own circle.
-        const [x, y] = at(place);
         const number = node("text", { x: x.toFixed(1), y: y.toFixed(1), class: "course-mark-number", "aria-hidden": "true" });
         number.textContent = String(mark.number);
         dots.append(number);
