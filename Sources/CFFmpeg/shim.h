@@ -16,6 +16,7 @@ static inline int vm_averror_eof(void) { return AVERROR_EOF; }
 static inline int vm_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int vm_averror_enomem(void) { return AVERROR(ENOMEM); }
 static inline int vm_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+static inline int vm_averror_patchwelcome(void) { return AVERROR_PATCHWELCOME; }
 static inline int vm_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
 static inline int64_t vm_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline int vm_av_time_base(void) { return AV_TIME_BASE; }

@@ -141,7 +141,7 @@ final class FFmpegDecoder {
                 let status = avcodec_receive_frame(codec, frame)
                 if status == vm_averror_eagain() || status == vm_averror_eof() { return }
                 if Self.isDamage(status) {
-                    damage.note(Self.describe(status))
+                    damage.note(status)
                     continue
                 }
                 try Self.check(status, "cannot decode the audio")
@@ -215,14 +215,14 @@ final class FFmpegDecoder {
                 }
                 let sent = avcodec_send_packet(codec, packet)
                 if Self.isDamage(sent) {
-                    damage.note(Self.describe(sent))
+                    damage.note(sent)
                 } else {
                     try Self.check(sent, "cannot decode the audio")
                 }
             }
             try receive()
         }
-        try damage.check()
+        try damage.check(decodedAny: converter != nil)
         try checkLog()
         guard frames > 0, converter != nil else { throw DecodeFailure.unreadable("the file holds no audio samples") }
         try checkLength(decodedSeconds: Double(frames) / wireRate)
@@ -236,18 +236,26 @@ final class FFmpegDecoder {
     private struct Damage {
         var packets = 0
         var damaged = 0
+        /// Of those, the packets that asked for what FFmpeg does not implement.
+        var unimplemented = 0
         var first: String?
 
-        mutating func note(_ error: String) {
+        mutating func note(_ status: Int32) {
             damaged += 1
-            if first == nil { first = error }
+            if status == vm_averror_patchwelcome() { unimplemented += 1 }
+            if first == nil { first = FFmpegDecoder.describe(status) }
             // The decoder logged why as it refused the packet: that is counted here, not a
             // second sign of damage.
             FFmpegLog.reset()
         }
 
-        func check() throws {
+        /// A stream none of whose packets decoded, each for a feature FFmpeg lacks, is not
+        /// damaged: it is a kind of audio this decoder cannot read, and is refused as such.
+        func check(decodedAny: Bool) throws {
             guard damaged > 0 else { return }
+            if !decodedAny, unimplemented == damaged {
+                throw DecodeFailure.unreadable("cannot decode the audio (\(first ?? "not implemented"))")
+            }
             throw DecodeFailure.unreadable(
                 "damaged: \(damaged) of \(packets) packets of the audio cannot be decoded (FFmpeg: \(first ?? "invalid data"))")
         }
@@ -304,15 +312,18 @@ final class FFmpegDecoder {
         }
     }
 
-    /// Whether the decoder refused a packet for what is in it: invalid data, or a broken AAC or
-    /// AC-3 frame header. FFmpeg's parser of those headers answers with its own codes
-    /// (`AAC_AC3_PARSE_ERROR_*` in libavcodec's aac_ac3_parser.h, −0x1030c0a to −0x7030c0a:
-    /// no sync word, a bad sample rate or frame size...), not `AVERROR_INVALIDDATA`. WebKit's
-    /// recorder has written AAC packets that begin like an ADTS header with an impossible
-    /// sample rate; taken for a failing decoder, such a recording was refused as "cannot
-    /// decode the audio", where the friend needs to hear that it came out damaged.
+    /// Whether the decoder refused a packet for what is in it: invalid data, a broken AAC or
+    /// AC-3 frame header, or a feature FFmpeg has not implemented. FFmpeg's parser of those
+    /// headers answers with its own codes (`AAC_AC3_PARSE_ERROR_*` in libavcodec's
+    /// aac_ac3_parser.h, −0x1030c0a to −0x7030c0a: no sync word, a bad sample rate or frame
+    /// size...), not `AVERROR_INVALIDDATA`. WebKit's recorder has written AAC packets that
+    /// begin like an ADTS header with an impossible sample rate, and packets whose bits ask for
+    /// a tool the AAC decoder lacks (`AVERROR_PATCHWELCOME`) among packets that decode; taken
+    /// for a failing decoder, such a recording was refused as "cannot decode the audio", where
+    /// the friend needs to hear that it came out damaged. (A stream whose every packet asks
+    /// for what is missing is another matter: see `Damage.check`.)
     private static func isDamage(_ status: Int32) -> Bool {
-        if status == vm_averror_invaliddata() { return true }
+        if status == vm_averror_invaliddata() || status == vm_averror_patchwelcome() { return true }
         guard status < 0 else { return false }
         let code = -Int(status)
         return code & 0xFF_FFFF == 0x03_0C0A && (1...7).contains(code >> 24)
