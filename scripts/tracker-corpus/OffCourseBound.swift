@@ -48,10 +48,10 @@ func printOffCourseBound(_ sets: [(set: String, pairs: [CoursePair])]) throws {
                     && $0.interval.longest == variant.interval.longest
             }
             let run = try CorpusRun(variant, samples: samples)
+            let alikeRuns = try alike.map { try CorpusRun($0, samples: samples) }
             var columns: [[String]] = pair.course.offCourseStarts.map { [String(format: "%@ %.0f s", set, $0)] }
             for window in windows {
-                var onCourse: [Double] = []
-                for other in alike { onCourse += windowedLateral(try CorpusRun(other, samples: samples), window: window).filter(\.onCourse).map(\.mean) }
+                let onCourse = alikeRuns.flatMap { windowedLateral($0, window: window).filter(\.onCourse).map(\.mean) }
                 let rows = windowedLateral(run, window: window)
                 for (index, start) in pair.course.offCourseStarts.enumerated() {
                     guard let row = rows.last(where: { $0.time <= start }) else { continue }

@@ -17,15 +17,21 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: source.path) }
         let whole = folder.appendingPathComponent("speech.m4a").path
         try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", source.path, "-c:a", "aac", "-b:a", "64k", whole])
-        let probe = try Tool.run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries", "packet=pos",
-                                             "-of", "csv=p=0", whole])
-        let places = String(decoding: probe.standardOutput, as: UTF8.self).split(separator: "\n").compactMap { Int($0) }
+        let places = try packetPlaces(whole)
         try #require(places.count > damaged.upperBound, "ffprobe found \(places.count) packets")
         var data = try Data(contentsOf: URL(fileURLWithPath: whole))
         for place in places[damaged] { data.replaceSubrange(place..<(place + bytes.count), with: bytes) }
         let path = folder.appendingPathComponent("damaged.m4a").path
         try data.write(to: URL(fileURLWithPath: path))
         return (whole, path)
+    }
+
+    /// Where each audio packet of `path` begins, by ffprobe. A packet with side data is
+    /// printed with a trailing comma ("44,"): the place is what comes before it.
+    static func packetPlaces(_ path: String) throws -> [Int] {
+        let probe = try Tool.run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries", "packet=pos",
+                                             "-of", "csv=p=0", path])
+        return probe.text.split(separator: "\n").compactMap { $0.split(separator: ",").first.flatMap { Int($0) } }
     }
 
     @Test func packetsThatBeginWithABrokenFrameHeaderMakeTheRecordingDamaged() throws {
@@ -56,13 +62,10 @@ import TestSupport
         let whole = folder.appendingPathComponent("speech.m4a").path
         try Tool.run("espeak-ng", ["-w", speech, "This is a message for the runner at the halfway point, keep going"])
         try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", speech, "-ar", "48000", "-ac", "1", "-c:a", "aac", "-b:a", "64k", whole])
-        let probe = try Tool.run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries", "packet=pos",
-                                             "-of", "csv=p=0", whole])
-        let places = String(decoding: probe.standardOutput, as: UTF8.self).split(separator: "\n")
-            .compactMap { Int($0.trimmingCharacters(in: CharacterSet(charactersIn: ","))) }
+        let places = try Self.packetPlaces(whole)
         let original = try Data(contentsOf: URL(fileURLWithPath: whole))
         let damaged = folder.appendingPathComponent("damaged.m4a")
-        var found: Int?
+        var found = false
         search: for place in places.dropFirst(10).prefix(40) {
             for byte: UInt8 in [0xD8, 0xDE] {
                 var data = original
@@ -71,12 +74,12 @@ import TestSupport
                 let said = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", damaged.path, "-f", "null", "-"], check: false)
                 let lines = said.standardError.split(separator: "\n")
                 if !lines.isEmpty, lines.allSatisfy({ $0.contains("patches welcome") }) {
-                    found = place
+                    found = true
                     break search
                 }
             }
         }
-        guard found != nil else {
+        guard found else {
             withKnownIssue("ffmpeg answered none of these packets with only \"patches welcome\": nothing to check") {
                 Issue.record("no packet found")
             }
