@@ -92,13 +92,16 @@ func courseFigures(_ pairs: [CoursePair]) -> [(String, String)] {
     guard !pairs.isEmpty else { return lines }
     let results = pairs.map(\.course)
     let skipped = results.flatMap(\.skippedStarts)
+    let leaving = results.filter { $0.variant.course == .wrongTurn || $0.variant.course == .shortCut }
+    let staying = results.filter { $0.variant.course != .wrongTurn && $0.variant.course != .shortCut }
     lines += [
         ("course: order or exactly-once broken", "\(results.filter { !$0.playedInOrderOnce }.count)"),
         ("course: started off the course", "\(results.reduce(0) { $0 + $1.playedOffCourse })"),
         ("course: the stand adds (from 30 s in), worst", String(format: "%.1f m", results.map(\.standAdds).max() ?? 0)),
         ("course: past the stand's place, worst", String(format: "%.1f m", results.map(\.standOvershoot).max() ?? 0)),
         ("course: skipped markers played", skipped.isEmpty ? "none" : String(format: "%d, %.0f to %.0f s after back", skipped.count, skipped.min()!, skipped.max()!)),
-        ("course: runs told off course", "\(results.filter { !$0.excursions.isEmpty }.count) (of \(pairs.filter { $0.course.variant.course == .wrongTurn || $0.course.variant.course == .shortCut }.count) that leave it)"),
+        ("course: runs leaving it told off course", "\(leaving.filter { !$0.excursions.isEmpty }.count) of \(leaving.count)"),
+        ("course: runs on it told off course", "\(staying.filter { !$0.excursions.isEmpty }.count) of \(staying.count)"),
     ]
     return lines
 }
@@ -110,20 +113,27 @@ func courseShapeTable(_ pairs: [CoursePair], set name: String) {
     print("\n== Course runs, \(name): messages within the bound (15 m at 1 Hz, 25 m every 5 s), the worst miss; with the course | positions alone")
     for shape in CourseShape.allCases {
         for seconds in [1.0, 5] {
-            for phone in [false, true] {
+            for kind in ["", ", phone", ", walk breaks"] {
                 let group = pairs.filter {
-                    $0.course.variant.course == shape && $0.course.variant.interval.longest == seconds && ($0.course.variant.device.speedSigma != nil) == phone
+                    $0.course.variant.course == shape && $0.course.variant.interval.longest == seconds && kindName($0.course.variant) == kind
                 }
                 guard !group.isEmpty else { continue }
                 func cell(_ results: [CourseResult]) -> String {
                     String(format: "%3d of %3d, worst %+7.1f m", results.reduce(0) { $0 + $1.within }, results.reduce(0) { $0 + $1.latenesses.count },
                            results.map(\.worst).farthestFromZero)
                 }
-                let name = "\(shape.rawValue) every \(Int(seconds)) s\(phone ? ", phone" : "")"
-                print(name.padding(toLength: 28, withPad: " ", startingAt: 0) + cell(group.map(\.course)) + " | " + cell(group.map(\.positions)))
+                let name = "\(shape.rawValue) every \(Int(seconds)) s\(kind)"
+                print(name.padding(toLength: 30, withPad: " ", startingAt: 0) + cell(group.map(\.course)) + " | " + cell(group.map(\.positions)))
             }
         }
     }
+}
+
+/// How a shape's row names its runs beside the runner from positions alone: a phone's, or a
+/// walker's.
+func kindName(_ variant: CorpusVariant) -> String {
+    if case .walkBreaks = variant.movement { return ", walk breaks" }
+    return variant.device.speedSigma != nil ? ", phone" : ""
 }
 
 /// Standing 10 minutes at the start of a course, as the corpus's other stand (σ 5 m, τ 30 s,

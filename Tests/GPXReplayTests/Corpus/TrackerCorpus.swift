@@ -134,8 +134,8 @@ enum TrackerCorpus {
     /// The course runs: the trail runs' true path known as the race's course, each shape (see
     /// `CourseShape`) under each of the set's trail noise models at 1 Hz and every 5 s, from
     /// positions alone; and the route again as a phone reports it (accuracy and Doppler speed).
-    /// The laps are 20 laps of a 400 m track. Kept apart from `variants`, so that the figures
-    /// of the runs without a course stay as they are.
+    /// The laps are 20 laps of a 400 m track; then the route again walked in breaks. Kept apart
+    /// from `variants`, so that the figures of the runs without a course stay as they are.
     static func courseVariants(_ split: Split) -> [CorpusVariant] {
         let families = families(split)
         var variants: [CorpusVariant] = []
@@ -155,6 +155,17 @@ enum TrackerCorpus {
                         route: trail, movement: .swayingWithStand(3.0), interval: .steady(seconds),
                         noise: noise, device: phone, seed: seed, course: shape))
                 }
+            }
+        }
+        // Walkers, who never stand: running 4 minutes at 3 m/s and walking one at 1 m/s, so
+        // that a rule which finds a stand from slow progress along the course shows what it
+        // costs a runner who is only slow.
+        for noise in families.trail {
+            for seconds in [1.0, 5] {
+                seed += 1
+                variants.append(CorpusVariant(
+                    route: trail, movement: .walkBreaks(run: 3.0, walk: 1.0), interval: .steady(seconds),
+                    noise: noise, device: .gpx, seed: seed, course: .route))
             }
         }
         return variants
