@@ -1,8 +1,10 @@
 // A course drawn as an SVG outline from its points: no map tiles, so the pages work offline and
 // send nobody's position to a third party. North is up; the course fills the drawing, which
-// keeps its shape (one metre is as long across as up and down).
+// keeps its shape (one metre is as long across as up and down), and a scale bar in a corner says
+// how long a stretch of it is.
 
-import { placeAt } from "./course.js";
+import { metersBetween, placeAt } from "./course.js";
+import { formatDistance } from "./common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 /** The drawing's width in its own units; its height follows the course's shape. */
@@ -37,35 +39,108 @@ function projection(points) {
   const offsetY = (height - spanY * scale) / 2;
   return {
     height,
+    unitsPerMeter: scale / metersBetween([0, 0], [1, 0]),
     at: ([lat, lon]) => [offsetX + (lon - west) * across * scale, offsetY + (north - lat) * scale],
   };
+}
+
+/**
+ * A scale bar, so that the drawing says how far its stretches are: a round length (1, 2 or 5
+ * times a power of ten metres) about a quarter of the drawing's width, in whichever corner lies
+ * farthest from the course, so that it crosses the line as little as it can. `unitsPerPixel`
+ * is how many of the drawing's units one CSS pixel on the screen holds: the label and the ticks
+ * keep one size on the screen however large the drawing is shown.
+ */
+function scaleBar(drawn, height, unitsPerMeter, unitsPerPixel) {
+  const most = (WIDTH * 0.28) / unitsPerMeter;
+  const power = 10 ** Math.floor(Math.log10(most));
+  const meters = [5, 2, 1].map((step) => step * power).find((length) => length <= most);
+  const length = meters * unitsPerMeter;
+  const [inset, tick, text] = [6, 4, 12].map((pixels) => pixels * unitsPerPixel);
+  const tall = tick + text * 1.4;
+  const corners = [
+    [inset, height - inset],
+    [WIDTH - inset - length, height - inset],
+    [inset, inset + tall],
+    [WIDTH - inset - length, inset + tall],
+  ];
+  // How near the course comes to the bar and its label, placed at a corner.
+  const nearest = ([x, y]) => {
+    let near = Infinity;
+    for (const [px, py] of drawn) {
+      const dx = px < x ? x - px : px > x + length ? px - x - length : 0;
+      const dy = py > y ? py - y : py < y - tall ? y - tall - py : 0;
+      near = Math.min(near, Math.hypot(dx, dy));
+    }
+    return near;
+  };
+  const [x, y] = corners.reduce((best, corner) => (nearest(corner) > nearest(best) ? corner : best));
+  const bar = node("g", { class: "course-scale", "aria-hidden": "true" });
+  const top = (y - tick).toFixed(1);
+  bar.append(node("path", {
+    d: `M${x.toFixed(1)} ${top}V${y.toFixed(1)}H${(x + length).toFixed(1)}V${top}`,
+    "stroke-width": (1.5 * unitsPerPixel).toFixed(2),
+  }));
+  const label = node("text", {
+    x: (x + length / 2).toFixed(1), y: (y - tick - text * 0.3).toFixed(1),
+    "font-size": text.toFixed(1), "stroke-width": (3 * unitsPerPixel).toFixed(2),
+  });
+  label.textContent = formatDistance(meters);
+  bar.append(label);
+  return bar;
+}
+
+/** Each drawing's way to draw its scale bar again, for the one ResizeObserver it has. */
+const redrawScale = new WeakMap();
+const resized = typeof ResizeObserver === "function"
+  ? new ResizeObserver((entries) => { for (const entry of entries) redrawScale.get(entry.target)?.(); })
+  : null;
+
+/**
+ * Draws the scale bar once the drawing is laid out, and again whenever its size on the screen
+ * changes (shown, or the phone turned): its size in the drawing's units depends on that.
+ */
+function keepScaleBar(svg, drawn, height, unitsPerMeter) {
+  const draw = () => {
+    svg.querySelector(".course-scale")?.remove();
+    const box = svg.getBoundingClientRect();
+    if (!box.width || !box.height) return;
+    // The drawing is fitted into its box keeping its shape, so the tighter side decides.
+    const unitsPerPixel = Math.max(WIDTH / box.width, height / box.height);
+    svg.insertBefore(scaleBar(drawn, height, unitsPerMeter, unitsPerPixel), svg.querySelector(".course-dots"));
+  };
+  const first = !redrawScale.has(svg);
+  redrawScale.set(svg, draw);
+  if (first && resized) resized.observe(svg);
+  else draw();
 }
 
 /**
  * Draws `line` (course.js's `courseLine`) into `svg`, replacing what was there: the outline, its
  * start and finish, a dot for each of `marks` (`{ meters, kind, label, number }`; `kind` is a
  * class: "message", "next" or "played"; a `number` is written in a larger dot) and, when
- * `runner` is a distance, the runner's place there. `label` names the drawing for screen readers.
+ * `runner` is a distance, the runner's place there; a scale bar unless `scale` is false (a
+ * drawing too small to read it). `label` names the drawing for screen readers.
  * Returns `update({ marks, runner, label })`, which moves the dots and leaves the outline as it
  * is: the run screen moves them every second.
  */
-export function drawOutline(svg, line, { marks = [], runner = null, label = "The course" } = {}) {
-  const { at, height } = projection(line.points);
+export function drawOutline(svg, line, { marks = [], runner = null, label = "The course", scale = true } = {}) {
+  const { at, height, unitsPerMeter } = projection(line.points);
   svg.replaceChildren();
   svg.setAttribute("viewBox", `0 0 ${WIDTH} ${height.toFixed(1)}`);
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", label);
-  const path = line.points.map((point, i) => {
-    const [x, y] = at(point);
-    return `${i ? "L" : "M"}${x.toFixed(1)} ${y.toFixed(1)}`;
-  }).join("");
+  const drawn = line.points.map(at);
+  const path = drawn.map(([x, y], i) => `${i ? "L" : "M"}${x.toFixed(1)} ${y.toFixed(1)}`).join("");
   svg.append(node("path", { d: path, class: "course-line" }));
+
   const circle = ([x, y], className, radius) =>
     node("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: radius, class: className });
   const dot = (point, className, radius) => circle(at(point), className, radius);
   svg.append(dot(line.points[0], "course-start", 5), dot(line.points[line.points.length - 1], "course-finish", 5));
   const dots = node("g", { class: "course-dots" });
   svg.append(dots);
+  if (scale) keepScaleBar(svg, drawn, height, unitsPerMeter);
   const update = (what) => {
     dots.replaceChildren();
     for (const mark of what.marks || []) {

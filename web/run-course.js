@@ -16,7 +16,7 @@ let update = null;
 export function drawRunCourse() {
   const course = state.session && state.session.course;
   show($("run-course"), Boolean(course));
-  update = course ? drawOutline($("run-course-outline"), courseLine(course.points), { label: "The course" }) : null;
+  update = course ? drawOutline($("run-course-outline"), courseLine(course.points), { label: "The course", scale: false }) : null;
 }
 
 /** The runner's place and the next messages on the outline; whether the runner is off course. */

@@ -549,8 +549,18 @@ def scenario_course(ctx):
         runner.browser.wait(lambda: runner.browser.visible("course-preview"), what="the course's outline")
         typed = runner.browser.js("return document.getElementById('distance-typed').value")
         results.check(name, "a chosen course is drawn, and the target distance becomes its length",
-                      runner.browser.js("return document.querySelectorAll('#course-outline path').length") == 1
+                      runner.browser.js("return document.querySelectorAll('#course-outline path.course-line').length") == 1
                       and abs(float(typed) * 1000 - length) < 8, f"target {typed} km; {runner.browser.text('course-caption')}")
+        # The 560 m course drawn 320 units wide: the bar is the round length nearest under a
+        # quarter of the width, and says so. It is drawn once the outline is laid out, when
+        # the browser next reports the drawing's size.
+        bar = "return document.querySelector('#course-outline .course-scale text')?.textContent"
+        try:
+            runner.browser.wait(lambda: runner.browser.js(bar), timeout=5, what="the scale bar")
+        except AssertionError:
+            pass
+        scale = runner.browser.js(bar)
+        results.check(name, "the outline has a scale bar with a round length", scale in ("50 m", "100 m", "200 m"), f"{scale!r}")
         runner.browser.screenshots(ctx.shots, "course-0-plan", focus_id="course-preview")
         runner.browser.el("distance-typed").clear()
         runner.browser.el("distance-typed").send_keys("0.6")
