@@ -115,10 +115,43 @@ function keepScaleBar(svg, drawn, height, unitsPerMeter) {
   else draw();
 }
 
+/** The radius of a numbered dot, in the drawing's units. */
+const NUMBERED_RADIUS = 12;
+
+/**
+ * The numbered dots in groups that would cover one another: each joins the first group whose
+ * first dot is nearer than two dots' width, so a group is drawn where its first dot lies.
+ */
+function nearTogether(dots) {
+  const groups = [];
+  for (const dot of dots) {
+    const near = groups.find(([first]) =>
+      Math.hypot(first.place[0] - dot.place[0], first.place[1] - dot.place[1]) < 2 * NUMBERED_RADIUS + 2);
+    if (near) near.push(dot);
+    else groups.push([dot]);
+  }
+  return groups;
+}
+
+/** [1, 2] as "1, 2"; [4, 5, 6, 9] as "4–6, 9". */
+function numberList(numbers) {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const parts = [];
+  for (let start = 0; start < sorted.length;) {
+    let end = start;
+    while (end + 1 < sorted.length && sorted[end + 1] === sorted[end] + 1) end += 1;
+    if (end - start >= 2) parts.push(`${sorted[start]}–${sorted[end]}`);
+    else for (let i = start; i <= end; i += 1) parts.push(String(sorted[i]));
+    start = end + 1;
+  }
+  return parts.join(", ");
+}
+
 /**
  * Draws `line` (course.js's `courseLine`) into `svg`, replacing what was there: the outline, its
  * start and finish, a dot for each of `marks` (`{ meters, kind, label, number }`; `kind` is a
- * class: "message", "next" or "played"; a `number` is written in a larger dot) and, when
+ * class: "message", "next" or "played"; a `number` is written in a larger dot, and numbered dots
+ * that would cover one another share one) and, when
  * `runner` is a distance, the runner's place there; a scale bar unless `scale` is false (a
  * drawing too small to read it). `label` names the drawing for screen readers.
  * Returns `update({ marks, runner, label })`, which moves the dots and leaves the outline as it
@@ -143,20 +176,39 @@ export function drawOutline(svg, line, { marks = [], runner = null, label = "The
   if (scale) keepScaleBar(svg, drawn, height, unitsPerMeter);
   const update = (what) => {
     dots.replaceChildren();
+    const titled = (shape, text) => {
+      if (text) shape.append(Object.assign(document.createElementNS(SVG, "title"), { textContent: text }));
+      return shape;
+    };
+    const numbered = [];
     for (const mark of what.marks || []) {
-      const [x, y] = at(placeAt(line, mark.meters));
-      const radius = mark.number != null ? 12 : mark.kind === "next" ? 6 : 4.5;
-      const markDot = circle([x, y], `course-mark is-${mark.kind || "message"}`, radius);
-      if (mark.label) markDot.append(Object.assign(document.createElementNS(SVG, "title"), { textContent: mark.label }));
-      dots.append(markDot);
+      const place = at(placeAt(line, mark.meters));
       if (mark.number != null) {
-        // A number in the dot, which the list beside the drawing repeats: the dots are told
-        // apart where markers fall close together, and the one at the finish is not lost
-        // in the finish's own circle.
-        const number = node("text", { x: x.toFixed(1), y: y.toFixed(1), class: "course-mark-number", "aria-hidden": "true" });
-        number.textContent = String(mark.number);
-        dots.append(number);
+        numbered.push({ mark, place });
+        continue;
       }
+      const radius = mark.kind === "next" ? 6 : 4.5;
+      dots.append(titled(circle(place, `course-mark is-${mark.kind || "message"}`, radius), mark.label));
+    }
+    for (const group of nearTogether(numbered)) {
+      // A number in the dot, which the list beside the drawing repeats, so that the one at
+      // the finish is not lost in the finish's own circle. Dots that would cover one another
+      // (two messages 100 m apart on a marathon's outline) are drawn as one, wide enough for
+      // all their numbers: "2, 3", "4–6".
+      const [x, y] = group[0].place;
+      const text = numberList(group.map(({ mark }) => mark.number));
+      const width = Math.max(2 * NUMBERED_RADIUS, text.length * 8.5 + 14);
+      const className = `course-mark is-${group[0].mark.kind || "message"}`;
+      const label = group.map(({ mark }) => mark.label).filter(Boolean).join("; ");
+      dots.append(titled(group.length === 1
+        ? circle([x, y], className, NUMBERED_RADIUS)
+        : node("rect", {
+          x: (x - width / 2).toFixed(1), y: (y - NUMBERED_RADIUS).toFixed(1), width: width.toFixed(1),
+          height: 2 * NUMBERED_RADIUS, rx: NUMBERED_RADIUS, class: className,
+        }), label));
+      const number = node("text", { x: x.toFixed(1), y: y.toFixed(1), class: "course-mark-number", "aria-hidden": "true" });
+      number.textContent = text;
+      dots.append(number);
     }
     if (what.runner != null) dots.append(dot(placeAt(line, what.runner), "course-runner", 7));
     if (what.label) svg.setAttribute("aria-label", what.label);

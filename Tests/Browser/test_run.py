@@ -635,6 +635,21 @@ def scenario_course(ctx):
         results.check(name, "the dots on the outline are numbered as the list of who was heard",
                       numbers == expected + expected, str(numbers))
         runner.browser.screenshots(ctx.shots, "course-3-finished", focus_id="finished")
+        # On a long course, messages a few hundred metres apart would cover one another's
+        # numbers: the page's own drawing, given a 10 km course, draws them as one.
+        drawn = runner.browser.js_async("""
+            const done = arguments[arguments.length - 1];
+            Promise.all([import("/static/course-outline.js"), import("/static/course.js")]).then(([outline, course]) => {
+              const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+              svg.setAttribute("class", "course-outline");
+              document.body.append(svg);
+              const marks = [5000, 5150, 5300, 9000].map((meters, index) => ({ meters, kind: "played", number: index + 1 }));
+              outline.drawOutline(svg, course.courseLine([[51.5, -0.1], [51.59, -0.1]]), { marks });
+              done([...svg.querySelectorAll(".course-dots > *")].map((shape) => shape.tagName + ":" + (shape.textContent || "")));
+              svg.remove();
+            }, (error) => done(String(error)));""")
+        results.check(name, "numbered dots that would cover one another are drawn as one, with all their numbers",
+                      drawn == ["rect:", "text:1–3", "circle:", "text:4"], str(drawn))
         runner.browser.check_console(results, name)
     finally:
         runner.quit()
