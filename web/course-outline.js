@@ -17,6 +17,12 @@ function node(tag, attributes) {
   return shape;
 }
 
+/** `shape` with `text` as its tooltip and its name for screen readers, when there is one. */
+function titled(shape, text) {
+  if (text) shape.append(Object.assign(document.createElementNS(SVG, "title"), { textContent: text }));
+  return shape;
+}
+
 /** Projects [latitude, longitude] onto the drawing: a local flat map around the course. */
 function projection(points) {
   let south = Infinity;
@@ -74,7 +80,8 @@ function scaleBar(drawn, height, unitsPerMeter, unitsPerPixel) {
     }
     return near;
   };
-  const [x, y] = corners.reduce((best, corner) => (nearest(corner) > nearest(best) ? corner : best));
+  const clearances = corners.map(nearest);
+  const [x, y] = corners[clearances.indexOf(Math.max(...clearances))];
   const bar = node("g", { class: "course-scale", "aria-hidden": "true" });
   const top = (y - tick).toFixed(1);
   bar.append(node("path", {
@@ -117,6 +124,9 @@ function keepScaleBar(svg, drawn, height, unitsPerMeter) {
 
 /** The radius of a numbered dot, in the drawing's units. */
 const NUMBERED_RADIUS = 12;
+/** About how wide a character of a dot's number is (14 units, bold, in app.css): a shared dot
+ * is made wide enough for its numbers. */
+const NUMBER_CHARACTER_WIDTH = 8.5;
 
 /**
  * The numbered dots in groups that would cover one another: each joins the first group whose
@@ -151,9 +161,9 @@ function numberList(numbers) {
  * Draws `line` (course.js's `courseLine`) into `svg`, replacing what was there: the outline, its
  * start and finish, a dot for each of `marks` (`{ meters, kind, label, number }`; `kind` is a
  * class: "message", "next" or "played"; a `number` is written in a larger dot, and numbered dots
- * that would cover one another share one) and, when
- * `runner` is a distance, the runner's place there; a scale bar unless `scale` is false (a
- * drawing too small to read it). `label` names the drawing for screen readers.
+ * that would cover one another share one) and, when `runner` is a distance, the runner's place
+ * there; a scale bar unless `scale` is false (a drawing too small to read it). `label` names the
+ * drawing for screen readers.
  * Returns `update({ marks, runner, label })`, which moves the dots and leaves the outline as it
  * is: the run screen moves them every second.
  */
@@ -176,10 +186,6 @@ export function drawOutline(svg, line, { marks = [], runner = null, label = "The
   if (scale) keepScaleBar(svg, drawn, height, unitsPerMeter);
   const update = (what) => {
     dots.replaceChildren();
-    const titled = (shape, text) => {
-      if (text) shape.append(Object.assign(document.createElementNS(SVG, "title"), { textContent: text }));
-      return shape;
-    };
     const numbered = [];
     for (const mark of what.marks || []) {
       const place = at(placeAt(line, mark.meters));
@@ -197,7 +203,7 @@ export function drawOutline(svg, line, { marks = [], runner = null, label = "The
       // all their numbers: "2, 3", "4–6".
       const [x, y] = group[0].place;
       const text = numberList(group.map(({ mark }) => mark.number));
-      const width = Math.max(2 * NUMBERED_RADIUS, text.length * 8.5 + 14);
+      const width = Math.max(2 * NUMBERED_RADIUS, text.length * NUMBER_CHARACTER_WIDTH + 14);
       const className = `course-mark is-${group[0].mark.kind || "message"}`;
       const label = group.map(({ mark }) => mark.label).filter(Boolean).join("; ");
       dots.append(titled(group.length === 1

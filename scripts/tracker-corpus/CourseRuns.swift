@@ -92,8 +92,9 @@ func courseFigures(_ pairs: [CoursePair]) -> [(String, String)] {
     guard !pairs.isEmpty else { return lines }
     let results = pairs.map(\.course)
     let skipped = results.flatMap(\.skippedStarts)
-    let leaving = results.filter { $0.variant.course == .wrongTurn || $0.variant.course == .shortCut }
-    let staying = results.filter { $0.variant.course != .wrongTurn && $0.variant.course != .shortCut }
+    let leavesCourse = { (result: CourseResult) in [CourseShape.wrongTurn, .shortCut].contains(result.variant.course) }
+    let leaving = results.filter(leavesCourse)
+    let staying = results.filter { !leavesCourse($0) }
     lines += [
         ("course: order or exactly-once broken", "\(results.filter { !$0.playedInOrderOnce }.count)"),
         ("course: started off the course", "\(results.reduce(0) { $0 + $1.playedOffCourse })"),
