@@ -1,7 +1,7 @@
 // A course drawn as an SVG outline from its points: no map tiles, so the pages work offline and
-// send nobody's position to a third party. North is up; the course fills the drawing, which
-// keeps its shape (one metre is as long across as up and down), and a scale bar in a corner says
-// how long a stretch of it is.
+// send nobody's position to a third party. North is up, as an arrow in a corner says; the course
+// fills the drawing, which keeps its shape (one metre is as long across as up and down), and a
+// scale bar beside the arrow says how long a stretch of it is.
 
 import { metersBetween, placeAt } from "./course.js";
 import { formatDistance } from "./common.js";
@@ -51,38 +51,55 @@ function projection(points) {
 }
 
 /**
- * A scale bar, so that the drawing says how far its stretches are: a round length (1, 2 or 5
- * times a power of ten metres) about a quarter of the drawing's width, in whichever corner lies
- * farthest from the course, so that it crosses the line as little as it can. `unitsPerPixel`
- * is how many of the drawing's units one CSS pixel on the screen holds: the label and the ticks
- * keep one size on the screen however large the drawing is shown.
+ * A scale bar, so that the drawing says how far its stretches are, with a north arrow beside it:
+ * a round length (1, 2 or 5 times a power of ten metres) about a quarter of the drawing's width,
+ * in whichever corner lies farthest from the course, so that it crosses the line as little as it
+ * can. `unitsPerPixel` is how many of the drawing's units one CSS pixel on the screen holds: the
+ * label, the ticks and the arrow keep one size on the screen however large the drawing is shown.
  */
-function scaleBar(drawn, height, unitsPerMeter, unitsPerPixel) {
+function legend(drawn, height, unitsPerMeter, unitsPerPixel) {
   const most = (WIDTH * 0.28) / unitsPerMeter;
   const power = 10 ** Math.floor(Math.log10(most));
   const meters = [5, 2, 1].map((step) => step * power).find((length) => length <= most);
   const length = meters * unitsPerMeter;
-  const [inset, tick, text] = [6, 4, 12].map((pixels) => pixels * unitsPerPixel);
+  const [inset, tick, text, arrow, gap] = [6, 4, 12, 9, 8].map((pixels) => pixels * unitsPerPixel);
   const tall = tick + text * 1.4;
+  // The north arrow stands left of the bar: together they are `wide` across.
+  const wide = arrow + gap + length;
   const corners = [
     [inset, height - inset],
-    [WIDTH - inset - length, height - inset],
+    [WIDTH - inset - wide, height - inset],
     [inset, inset + tall],
-    [WIDTH - inset - length, inset + tall],
+    [WIDTH - inset - wide, inset + tall],
   ];
-  // How near the course comes to the bar and its label, placed at a corner.
+  // How near the course comes to the arrow, the bar and its label, placed at a corner.
   const nearest = ([x, y]) => {
     let near = Infinity;
     for (const [px, py] of drawn) {
-      const dx = px < x ? x - px : px > x + length ? px - x - length : 0;
+      const dx = px < x ? x - px : px > x + wide ? px - x - wide : 0;
       const dy = py > y ? py - y : py < y - tall ? y - tall - py : 0;
       near = Math.min(near, Math.hypot(dx, dy));
     }
     return near;
   };
   const clearances = corners.map(nearest);
-  const [x, y] = corners[clearances.indexOf(Math.max(...clearances))];
-  const bar = node("g", { class: "course-scale", "aria-hidden": "true" });
+  const [left, y] = corners[clearances.indexOf(Math.max(...clearances))];
+  const drawing = node("g", { class: "course-legend", "aria-hidden": "true" });
+
+  // North: an arrowhead over an "N", as tall as the bar and its label.
+  const middle = left + arrow / 2;
+  const north = node("g", { class: "course-north" });
+  const head = y - tall;
+  north.append(node("path", {
+    d: `M${middle.toFixed(1)} ${head.toFixed(1)}L${(left + arrow).toFixed(1)} ${(head + arrow).toFixed(1)}`
+      + `H${left.toFixed(1)}Z`,
+  }));
+  const letter = node("text", { x: middle.toFixed(1), y: y.toFixed(1), "font-size": text.toFixed(1), "stroke-width": (3 * unitsPerPixel).toFixed(2) });
+  letter.textContent = "N";
+  north.append(letter);
+
+  const x = left + arrow + gap;
+  const bar = node("g", { class: "course-scale" });
   const top = (y - tick).toFixed(1);
   bar.append(node("path", {
     d: `M${x.toFixed(1)} ${top}V${y.toFixed(1)}H${(x + length).toFixed(1)}V${top}`,
@@ -94,30 +111,32 @@ function scaleBar(drawn, height, unitsPerMeter, unitsPerPixel) {
   });
   label.textContent = formatDistance(meters);
   bar.append(label);
-  return bar;
+  drawing.append(north, bar);
+  return drawing;
 }
 
-/** Each drawing's way to draw its scale bar again, for the one ResizeObserver it has. */
-const redrawScale = new WeakMap();
+/** Each drawing's way to draw its legend again, for the one ResizeObserver it has. */
+const redrawLegend = new WeakMap();
 const resized = typeof ResizeObserver === "function"
-  ? new ResizeObserver((entries) => { for (const entry of entries) redrawScale.get(entry.target)?.(); })
+  ? new ResizeObserver((entries) => { for (const entry of entries) redrawLegend.get(entry.target)?.(); })
   : null;
 
 /**
- * Draws the scale bar once the drawing is laid out, and again whenever its size on the screen
- * changes (shown, or the phone turned): its size in the drawing's units depends on that.
+ * Draws the legend (the scale bar and north arrow) once the drawing is laid out, and again
+ * whenever its size on the screen changes (shown, or the phone turned): its size in the
+ * drawing's units depends on that.
  */
-function keepScaleBar(svg, drawn, height, unitsPerMeter) {
+function keepLegend(svg, drawn, height, unitsPerMeter) {
   const draw = () => {
-    svg.querySelector(".course-scale")?.remove();
+    svg.querySelector(".course-legend")?.remove();
     const box = svg.getBoundingClientRect();
     if (!box.width || !box.height) return;
     // The drawing is fitted into its box keeping its shape, so the tighter side decides.
     const unitsPerPixel = Math.max(WIDTH / box.width, height / box.height);
-    svg.insertBefore(scaleBar(drawn, height, unitsPerMeter, unitsPerPixel), svg.querySelector(".course-dots"));
+    svg.insertBefore(legend(drawn, height, unitsPerMeter, unitsPerPixel), svg.querySelector(".course-dots"));
   };
-  const first = !redrawScale.has(svg);
-  redrawScale.set(svg, draw);
+  const first = !redrawLegend.has(svg);
+  redrawLegend.set(svg, draw);
   if (first && resized) resized.observe(svg);
   else draw();
 }
@@ -162,7 +181,7 @@ function numberList(numbers) {
  * start and finish, a dot for each of `marks` (`{ meters, kind, label, number }`; `kind` is a
  * class: "message", "next" or "played"; a `number` is written in a larger dot, and numbered dots
  * that would cover one another share one) and, when `runner` is a distance, the runner's place
- * there; a scale bar unless `scale` is false (a drawing too small to read it). `label` names the
+ * there; a scale bar and north arrow unless `scale` is false (a drawing too small to read it). `label` names the
  * drawing for screen readers.
  * Returns `update({ marks, runner, label })`, which moves the dots and leaves the outline as it
  * is: the run screen moves them every second.
@@ -183,7 +202,7 @@ export function drawOutline(svg, line, { marks = [], runner = null, label = "The
   svg.append(dot(line.points[0], "course-start", 5), dot(line.points[line.points.length - 1], "course-finish", 5));
   const dots = node("g", { class: "course-dots" });
   svg.append(dots);
-  if (scale) keepScaleBar(svg, drawn, height, unitsPerMeter);
+  if (scale) keepLegend(svg, drawn, height, unitsPerMeter);
   const update = (what) => {
     dots.replaceChildren();
     const numbered = [];

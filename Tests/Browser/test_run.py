@@ -561,6 +561,8 @@ def scenario_course(ctx):
             pass
         scale = runner.browser.js(bar)
         results.check(name, "the outline has a scale bar with a round length", scale in ("50 m", "100 m", "200 m"), f"{scale!r}")
+        north = runner.browser.js("return document.querySelector('#course-outline .course-north text')?.textContent")
+        results.check(name, "a north arrow says which way is up", north == "N", f"{north!r}")
         runner.browser.screenshots(ctx.shots, "course-0-plan", focus_id="course-preview")
         runner.browser.el("distance-typed").clear()
         runner.browser.el("distance-typed").send_keys("0.6")
