@@ -14,7 +14,11 @@ extension GPXTrack {
         do {
             return try Course(points: chosen.map { Course.Point(latitude: $0.latitude, longitude: $0.longitude) })
         } catch {
-            throw GPXError(.invalidCourse, error.message, source: source)
+            // The points the reader left out are in the file, and a person counting them would
+            // not know why the course has fewer.
+            let leftOut = rejectedPointCount == 0 ? ""
+                : " (\(rejectedPointCount) more \(rejectedPointCount == 1 ? "point was" : "points were") left out: not a place on Earth)"
+            throw GPXError(.invalidCourse, error.message + leftOut, source: source)
         }
     }
 }

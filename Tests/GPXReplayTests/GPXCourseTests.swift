@@ -49,6 +49,8 @@ struct GPXCourseTests {
         ("<trk><trkseg>\(point("trkpt", east: 0))</trkseg></trk>", "course.gpx: the course needs at least 2 distinct points; it has 1"),
         ("<rte>\(point("rtept", east: 0))\(point("rtept", east: 0))</rte>", "course.gpx: the course needs at least 2 distinct points; it has 1"),
         ("<rte>\(point("rtept", east: 0))\(point("rtept", east: 80))</rte>", "course.gpx: the course is 80 m long; a course must be at least 100 m"),
+        ("<rte>\(point("rtept", east: 0))<rtept lat=\"95\" lon=\"2\"/></rte>",
+         "course.gpx: the course needs at least 2 distinct points; it has 1 (1 more point was left out: not a place on Earth)"),
         ("<rte>\(point("rtept", east: 0))\(point("rtept", east: 0, north: 1_500_000))</rte>", "km long; a course must be at most 1000 km"),
     ])
     func whatCannotBeACourseIsRefusedInOneLine(body: String, line: String) throws {
