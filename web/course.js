@@ -20,28 +20,50 @@ export function metersBetween(a, b) {
 /**
  * The course in a GPX file's text: its track (the segments joined, in order) or else its route,
  * without repeated points. Returns `{ points }` ([[latitude, longitude], …]) or `{ reason }` in
- * words a runner can act on.
+ * words a runner can act on. It reads a file as the server will: points that are no place on
+ * Earth are left out, and the track is the course whenever it has a point.
  */
 export function readGPX(text) {
+  const notGPX = { reason: "This file is not a GPX file. Export the course as GPX (a track or a route) and choose it again." };
+  // GPX is XML, which begins with "<" (after a byte-order mark or spaces), as the server checks.
+  // A file that does not (a watch's FIT file, a JSON export) is refused unparsed: Chromium's XML
+  // parser answers malformed XML with an error block whose inline style the pages' Content
+  // Security Policy blocks: a harmless notice in the console, which malformed XML still gives.
+  if (!/^\uFEFF?\s*</.test(text)) return notGPX;
   const doc = new DOMParser().parseFromString(text, "application/xml");
-  if (doc.getElementsByTagName("parsererror").length || doc.documentElement.localName !== "gpx") {
-    return { reason: "This file is not a GPX file. Export the course as GPX (a track or a route) and choose it again." };
-  }
-  let nodes = Array.from(doc.getElementsByTagNameNS("*", "trkpt"));
-  if (nodes.length < 2) nodes = Array.from(doc.getElementsByTagNameNS("*", "rtept"));
-  if (nodes.length > COURSE_LIMITS.maxPoints) {
-    return { reason: `This course has ${nodes.length.toLocaleString()} points; up to ${COURSE_LIMITS.maxPoints.toLocaleString()} are accepted.` };
+  if (doc.getElementsByTagName("parsererror").length || doc.documentElement.localName !== "gpx") return notGPX;
+  let leftOut = 0;
+  let unreadable = false;
+  const places = (tag) => {
+    const found = [];
+    for (const node of doc.getElementsByTagNameNS("*", tag)) {
+      const point = ["lat", "lon"].map((name) => {
+        const value = (node.getAttribute(name) ?? "").trim();
+        return value === "" ? NaN : Number(value);
+      });
+      if (Number.isNaN(point[0]) || Number.isNaN(point[1])) unreadable = true;
+      else if (Math.abs(point[0]) <= 90 && Math.abs(point[1]) <= 180) found.push(point);
+      else leftOut += 1;
+    }
+    return found;
+  };
+  // Both are read, as the server reads the whole file: a route point it cannot read is refused.
+  const track = places("trkpt");
+  const route = places("rtept");
+  const chosen = track.length ? track : route;
+  if (unreadable) return { reason: "This GPX file has a point without a latitude and longitude in numbers." };
+  if (chosen.length > COURSE_LIMITS.maxPoints) {
+    return { reason: `This course has ${chosen.length.toLocaleString()} points; up to ${COURSE_LIMITS.maxPoints.toLocaleString()} are accepted.` };
   }
   const points = [];
-  for (const node of nodes) {
-    const point = [Number(node.getAttribute("lat") ?? NaN), Number(node.getAttribute("lon") ?? NaN)];
-    if (!(Math.abs(point[0]) <= 90 && Math.abs(point[1]) <= 180)) {
-      return { reason: "This GPX file has a point without a valid latitude and longitude." };
-    }
+  for (const point of chosen) {
     const last = points[points.length - 1];
     if (!last || last[0] !== point[0] || last[1] !== point[1]) points.push(point);
   }
-  if (points.length < 2) return { reason: "This GPX file has no course in it: no track or route with two or more points." };
+  if (points.length < 2) {
+    const impossible = leftOut ? ` (${leftOut} of its points ${leftOut === 1 ? "is" : "are"} not a place on Earth)` : "";
+    return { reason: `This GPX file has no course in it: no track or route with two or more places${impossible}.` };
+  }
   const line = courseLine(points);
   if (line.length < COURSE_LIMITS.minMeters) return { reason: "This course is shorter than 100 m." };
   if (line.length > COURSE_LIMITS.maxMeters) return { reason: "This course is longer than 1000 km." };

@@ -545,6 +545,29 @@ def scenario_course(ctx):
     try:
         runner.browser.open(f"{runner.base}/")
         runner.browser.el("run-title-input").send_keys("Course run")
+        # Files that are no course are refused on the page, in the words the runner can act on,
+        # and nothing is drawn. A point that is no place on Earth is left out, as the server
+        # leaves it out; a point whose place is not a number refuses the file, as there.
+        refusals = [
+            ("not-gpx", "hello, this is not GPX", "is not a GPX file"),
+            ("short", None, "shorter than 100 m"),
+            ("one-place", '<trkpt lat="95" lon="0"/><trkpt lat="51.5" lon="-0.1"/>',
+             "no course in it: no track or route with two or more places (1 of its points is not a place on Earth)"),
+            ("no-number", '<trkpt lat="51.5" lon="east"/><trkpt lat="51.6" lon="-0.1"/>', "without a latitude and longitude in numbers"),
+        ]
+        for label, body, reason in refusals:
+            bad = ctx.folder / f"{ctx.engine}-{label}.gpx"
+            if label == "short":
+                write_gpx(course_points[:3], bad)
+            elif label == "not-gpx":
+                bad.write_text(body)
+            else:
+                bad.write_text(f'<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>{body}</trkseg></trk></gpx>')
+            runner.browser.el("course-input").send_keys(str(bad))
+            runner.browser.wait(lambda: runner.browser.visible("course-error"), what=f"the refusal of {label}.gpx")
+            said = runner.browser.text("course-error")
+            results.check(name, f"a course file that is no course ({label}) is refused in plain words, nothing drawn",
+                          reason in said and not runner.browser.visible("course-preview"), said)
         runner.browser.el("course-input").send_keys(str(gpx))
         runner.browser.wait(lambda: runner.browser.visible("course-preview"), what="the course's outline")
         typed = runner.browser.js("return document.getElementById('distance-typed').value")
