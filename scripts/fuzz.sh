@@ -45,7 +45,7 @@ sources_of() {
 
 c_modules_of() {
     case $1 in
-        audio) echo CSndfile COpus CSoxr CEbur128 ;;
+        audio) echo CSndfile COpus CSoxr CEbur128 CSpawn ;;
         gpx) echo CExpat ;;
         decode) echo CFFmpeg ;;
     esac
@@ -77,6 +77,16 @@ build_set() {
     cp Fuzz/Targets/FuzzEntry.swift "Fuzz/Targets/$(harness_of "$set")Targets.swift" "$src/"
     local flags=() module
     for module in $(c_modules_of "$set"); do flags+=(-I "Sources/$module"); done
+    if [ "$set" = audio ]; then
+        # AudioPipeline's file and process code imports swift-system's SystemPackage, a package
+        # dependency rather than one of voicemsg's own modules: the package's debug build of it
+        # is linked as it is (uninstrumented; none of the parsers fuzzed here runs in it).
+        local bin
+        bin=$(swift build --show-bin-path)
+        [ -f "$bin/Modules/SystemPackage.swiftmodule" ] || swift build --product voicemsg >&2
+        flags+=(-I "$bin/Modules" -Xcc "-fmodule-map-file=$ROOT/.build/checkouts/swift-system/Sources/CSystem/include/module.modulemap"
+                "$bin"/SystemPackage.build/*.o "$bin/CSystem.build/shims.c.o")
+    fi
     # The C headers' own folders (opus.h is in /usr/include/opus), as SwiftPM asks pkg-config.
     local package
     for package in $(pkg_config_of "$set"); do
