@@ -19,14 +19,14 @@ ROOT=$PWD
 SWIFTC=${SWIFTC:-$(command -v swiftc 2>/dev/null || echo /opt/swift/usr/bin/swiftc)}
 OUT=$ROOT/.build/fuzz
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
-TARGETS="ogg caf wav marker pace distance gpx range decode"
+TARGETS="ogg caf wav marker pace distance gpx course range decode"
 
 # target -> the binary (source set) holding it
 set_of() {
     case $1 in
         ogg|caf|wav) echo audio ;;
         marker|pace|distance) echo tracking ;;
-        gpx) echo gpx ;;
+        gpx|course) echo gpx ;;
         range) echo range ;;
         decode) echo decode ;;
         *) echo "fuzz: unknown target '$1'; targets: $TARGETS" >&2; exit 2 ;;
