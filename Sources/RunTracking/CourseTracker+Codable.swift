@@ -7,6 +7,7 @@ extension CourseTracker: Codable {
     enum CodingKeys: String, CodingKey {
         case course, configuration, meters, isOffCourse, lateral, leftAt, odometer
         case filter, lastUsedTime, strayedFixes, straySince, beyondFixes, leftTime, nearFixes, nearMeters, isHolding, lateralVariance, pieceHint
+        case nearSinceOdometer, startedAway
     }
 
     public init(from decoder: any Decoder) throws {
@@ -32,6 +33,8 @@ extension CourseTracker: Codable {
         leftTime = try saved.decodeIfPresent(Double.self, forKey: .leftTime) ?? (lastUsedTime ?? 0)
         nearFixes = try saved.decodeIfPresent(Int.self, forKey: .nearFixes) ?? 0
         nearMeters = try saved.decodeIfPresent(Double.self, forKey: .nearMeters) ?? 0
+        nearSinceOdometer = try saved.decodeIfPresent(Double.self, forKey: .nearSinceOdometer) ?? odometer.meters
+        startedAway = try saved.decodeIfPresent(Double.self, forKey: .startedAway)
         isHolding = try saved.decodeIfPresent(Bool.self, forKey: .isHolding) ?? odometer.isStill
         lateralVariance = try saved.decodeIfPresent(Double.self, forKey: .lateralVariance) ?? lateralVariance
         pieceHint = try saved.decodeIfPresent(Int.self, forKey: .pieceHint) ?? 0
@@ -54,6 +57,8 @@ extension CourseTracker: Codable {
         try container.encode(leftTime, forKey: .leftTime)
         try container.encode(nearFixes, forKey: .nearFixes)
         try container.encode(nearMeters, forKey: .nearMeters)
+        try container.encode(nearSinceOdometer, forKey: .nearSinceOdometer)
+        try container.encodeIfPresent(startedAway, forKey: .startedAway)
         try container.encode(isHolding, forKey: .isHolding)
         try container.encode(lateralVariance, forKey: .lateralVariance)
         try container.encode(pieceHint, forKey: .pieceHint)

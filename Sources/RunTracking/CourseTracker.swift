@@ -60,6 +60,11 @@ public struct CourseTracker: Sendable, Equatable {
     var leftTime = 0.0
     var nearFixes = 0
     var nearMeters = 0.0
+    /// The odometer's distance at the first of those near fixes.
+    var nearSinceOdometer = 0.0
+    /// While a run that began away from the course has not met it yet: how far its first fix
+    /// lay from the course's start (see `mayJoin`); nil once it has, or when it began on it.
+    var startedAway: Double?
     /// While the place is held for a stand (see `hasSetOff`).
     var isHolding = false
     /// The fixes' error variance per axis (m²), learnt from their distances from the course.
@@ -252,6 +257,9 @@ public struct CourseTracker: Sendable, Equatable {
             isOffCourse = true
             leftAt = 0
             leftTime = fix.time
+            let start = course.points[0]
+            startedAway = Geodesic.localDistance(
+                fromLatitude: fix.latitude, longitude: fix.longitude, toLatitude: start.latitude, longitude: start.longitude)
             filter.restart(at: 0, speed: 0, metersNoise: sigma, speedNoise: Self.setOffSpeedNoise)
             return
         }
@@ -275,17 +283,39 @@ public struct CourseTracker: Sendable, Equatable {
         let agrees = nearFixes > 0
             && abs(found.meters - nearMeters) <= configuration.odometer.maximumSpeed * max(fix.time - (lastUsedTime ?? fix.time), 1) + 2 * near
         nearFixes = agrees ? nearFixes + 1 : 1
+        if !agrees { nearSinceOdometer = odometer.meters }
         nearMeters = found.meters
         lastUsedTime = fix.time
-        guard nearFixes >= configuration.rejoinFixes else { return nil }
+        guard nearFixes >= configuration.rejoinFixes, mayJoin(at: found.meters) else { return nil }
         isOffCourse = false
         leftAt = nil
         nearFixes = 0
+        startedAway = nil
         let speedNoise = fix.dopplerSpeed == nil ? Self.setOffSpeedNoise : configuration.odometer.dopplerNoise
         filter.restart(at: found.meters, speed: fix.dopplerSpeed ?? odometer.speed, metersNoise: sigma, speedNoise: speedNoise)
         advance(to: found.meters)
         return .rejoinedCourse(meters: found.meters, skipped: found.meters - left)
     }
+
+    /// Whether a run that began away from the course may join it at `place`. Near enough its
+    /// start it may: no farther along than the first fix lay from the start, plus the way run
+    /// since (the odometer's) and `searchBehind`, as a runner who pressed Start in the start's
+    /// pen, on a warm-up, or a little after the start line can be. Farther on, only once the
+    /// fixes have lain near the course, at places that agree, while the runner ran
+    /// `lateStartMeters`, as a runner who pressed Start late does. Where a loop's finish lies
+    /// by its start, or a warm-up crosses the course further on, a fix near the course there
+    /// would otherwise take the runner up at once, and every message before that place would
+    /// play before the race.
+    @inline(__always)
+    func mayJoin(at place: Double) -> Bool {
+        guard let away = startedAway else { return true }
+        return place <= away + odometer.meters + configuration.searchBehind
+            || odometer.meters - nearSinceOdometer >= Self.lateStartMeters
+    }
+
+    /// See `mayJoin`: about two minutes of running, and more than any stretch of the course a
+    /// warm-up or a walk to the start follows by chance.
+    public static let lateStartMeters = 300.0
 
     /// The distance goes on to `place` along the course, never back, never past its end.
     @inline(__always)

@@ -227,6 +227,67 @@ struct CourseTrackerTests {
         #expect(joined)
     }
 
+    @Test func aRunnerWaitingByALoopsFinishIsTakenUpAtTheStartNotTheFinish() throws {
+        // A 2 km loop whose last leg comes back north to 30 m short of the start. The runner
+        // presses Start 80 m south of the start, 10 m beside that last leg, waits there five
+        // minutes, walks to the start and runs the first 500 m. Taken up where the fixes first
+        // lie near the course ahead, every message before the finish would play in the wait.
+        let course = try world.course([(0, 0), (500, 0), (500, -500), (0, -500), (0, -30)])
+        let waiting = world.run(along: .init([(-10, -80), (-10, -79)]), speed: 1 / 300, interval: 1, sigma: 3, seed: 5)
+        var tracker = CourseTracker(course: course)
+        for fix in waiting.fixes {
+            let reading = tracker.update(with: fix)
+            #expect(reading.isOffCourse && reading.meters == 0, "t \(fix.time): \(reading.meters) m")
+        }
+        let end = waiting.fixes.last!.time
+        let onward = world.run(along: .init([(-10, -79), (0, 0), (500, 0)]), speed: 3, sigma: 3, seed: 6) { max(0, $0 - 80) }
+        var joinedAt: Double?
+        for (index, fix) in onward.fixes.enumerated() {
+            var later = fix
+            later.time += end + 1
+            let reading = tracker.update(with: later)
+            if case .rejoinedCourse(let meters, _) = reading.event { joinedAt = meters }
+            if onward.truth[index] > 40 { #expect(abs(reading.meters - onward.truth[index]) <= Self.bound(sigma: 3), "fix \(index): \(reading.meters) m") }
+        }
+        #expect((joinedAt ?? 999) < 40, "joined at \(String(describing: joinedAt))")
+    }
+
+    @Test func aRunnerWhoPressesStartLateIsTakenUpWhereTheyAreOnceTheyFollowTheCourse() throws {
+        // Start pressed at the 3 km point of a 5 km out-and-back (out 2500 m east, home 100 m
+        // to the north), 2 km from the start as the crow flies, running on along it.
+        let course = try world.course([(0, 0), (2500, 0), (2500, 100), (100, 100)])
+        let run = world.run(along: .init([(2100, 100), (100, 100)]), sigma: 3, seed: 7) { 3000 + $0 }
+        // Off the course, it is sought only as far ahead as the fastest runner could have gone
+        // since: the runner's place is within reach from this fix on.
+        let maximumSpeed = CourseTracker.Configuration().odometer.maximumSpeed
+        let reached = try #require(run.fixes.indices.first { maximumSpeed * run.fixes[$0].time >= run.truth[$0] })
+        var tracker = CourseTracker(course: course)
+        var joinedAt: Double?
+        for (index, fix) in run.fixes.enumerated() {
+            let reading = tracker.update(with: fix)
+            if case .rejoinedCourse(let meters, let skipped) = reading.event {
+                joinedAt = meters
+                // The markers before it play at once, as after a short cut.
+                #expect(abs(skipped - meters) < 1e-9)
+            }
+            // Taken up where it is, and on the course from then on. The place is near where it
+            // is, not hundreds of metres off; within 20 m here, where the fixes' wander runs
+            // 12 to 13 m along the course for a while after the join.
+            if let joined = joinedAt {
+                #expect(!reading.isOffCourse, "fix \(index)")
+                if run.truth[index] > joined + 45 {
+                    #expect(abs(reading.meters - run.truth[index]) <= 20, "fix \(index): \(reading.meters - run.truth[index])")
+                }
+            }
+        }
+        // Not taken up before it has run lateStartMeters near the course (2 km from the start
+        // as the crow flies, it cannot be nearer the start than it is), nor long after that
+        // from when the course within reach holds it.
+        let joined = try #require(joinedAt)
+        #expect(joined >= 3000 + CourseTracker.lateStartMeters - 20, "\(joined) m")
+        #expect(joined <= run.truth[reached] + CourseTracker.lateStartMeters + 60, "\(joined) m")
+    }
+
     @Test func aPauseIgnoresFixesAndTheRunIsTakenUpWhereItIs() throws {
         let course = try world.course([(0, 0), (2000, 0)])
         let run = world.run(along: .init([(0, 0), (2000, 0)]), sigma: 3, seed: 9)
