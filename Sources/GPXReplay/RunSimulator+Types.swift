@@ -63,8 +63,18 @@ extension RunSimulator {
     /// The run against its course.
     public struct CourseSummary: Sendable, Codable, Equatable {
         public var lengthMeters: Double
-        /// Every time the runner left the course, in order.
+        /// Every time the runner left the course, in order. A run that began away from the
+        /// course has first an excursion from its first fix (at 0 m) until it joined it.
         public var excursions: [Excursion]
+        /// When the run began away from the course: how far its first fix was from the course's
+        /// start, in metres. Nil when it began on the course.
+        public var startedAwayMeters: Double?
+
+        public init(lengthMeters: Double, excursions: [Excursion], startedAwayMeters: Double? = nil) {
+            self.lengthMeters = lengthMeters
+            self.excursions = excursions
+            self.startedAwayMeters = startedAwayMeters
+        }
     }
 
     /// One message's place on the run.

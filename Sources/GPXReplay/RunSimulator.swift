@@ -42,6 +42,7 @@ public enum RunSimulator {
         var tracker = configuration.course.map { RunTracker.course(CourseTracker(course: $0, configuration: configuration.courseTracker)) }
             ?? .positions(DistanceTracker(configuration: configuration.tracker))
         var excursions: [Excursion] = []
+        var startedAway: Double?
         var meters = 0.0
         var plays: [Play] = []
         var distance: [Sample] = []
@@ -65,6 +66,12 @@ public enum RunSimulator {
             let reading = tracker.update(with: fix)
             meters = reading.meters
             if let event = reading.event { note(event, at: seconds, in: &excursions) }
+            if excursions.isEmpty, reading.isOffCourse {
+                // The run began away from the course (a warm-up, or a course of another place):
+                // off it from the first fix until it joins it, as the tracker holds it.
+                excursions.append(Excursion(leftSeconds: seconds, leftMeters: 0))
+                startedAway = reading.lateral
+            }
             last = max(last, seconds)
             distance.append(Sample(seconds: seconds, meters: meters))
             record(replay.handle(.distanceUpdate(time: seconds, meters: meters)))
@@ -81,7 +88,9 @@ public enum RunSimulator {
             distanceMeters: meters, pathMeters: path.length, durationSeconds: last,
             plannedDistanceMeters: schedulerConfiguration.plannedDistance, plays: plays,
             unplayed: unplayed, distance: distance,
-            course: configuration.course.map { CourseSummary(lengthMeters: $0.length, excursions: excursions) })
+            course: configuration.course.map {
+                CourseSummary(lengthMeters: $0.length, excursions: excursions, startedAwayMeters: startedAway)
+            })
     }
 
     /// Opens an excursion when the runner leaves the course, closes it when they are back.
@@ -90,10 +99,9 @@ public enum RunSimulator {
         case .leftCourse(let meters):
             excursions.append(Excursion(leftSeconds: seconds, leftMeters: meters))
         case .rejoinedCourse(let meters, let skipped):
-            // A runner who starts away from the course joins it without having left it.
-            if excursions.last?.rejoinedSeconds != nil || excursions.isEmpty {
-                excursions.append(Excursion(leftSeconds: 0, leftMeters: meters - skipped))
-            }
+            // Back from the excursion a leftCourse opened, or the one a run that began away from
+            // the course opened at its first fix.
+            guard !excursions.isEmpty else { return }
             excursions[excursions.count - 1].rejoinedSeconds = seconds
             excursions[excursions.count - 1].rejoinedMeters = meters
             excursions[excursions.count - 1].skippedMeters = skipped

@@ -52,10 +52,15 @@ enum RunTimelineSVG {
             points.append("\(f(x(sample.seconds))),\(f(y(sample.meters)))")
         }
         // Off the course: a grey band over the time away, named where it is left and rejoined.
-        for excursion in timeline.course?.excursions ?? [] {
+        for (index, excursion) in (timeline.course?.excursions ?? []).enumerated() {
             let end = excursion.rejoinedSeconds ?? timeline.durationSeconds
-            let skipped = excursion.skippedMeters.map { $0 >= CourseTracker.shortCutMeters ? String(printf: ", short cut of %.0f m", $0) : "" } ?? ", not back"
-            let text = escape(String(printf: "off course at %.2f km", excursion.leftMeters / 1000) + skipped)
+            let text: String
+            if index == 0, timeline.course?.startedAwayMeters != nil {
+                text = excursion.rejoinedSeconds == nil ? "off course from the start, never on it" : "off course from the start"
+            } else {
+                let skipped = excursion.skippedMeters.map { $0 >= CourseTracker.shortCutMeters ? String(printf: ", short cut of %.0f m", $0) : "" } ?? ", not back"
+                text = escape(String(printf: "off course at %.2f km", excursion.leftMeters / 1000) + skipped)
+            }
             svg += """
                 <rect x="\(f(x(excursion.leftSeconds)))" y="\(f(top))" width="\(f(max(2, x(end) - x(excursion.leftSeconds))))" height="\(f(plotHeight))" fill="#7f7f7f" fill-opacity="0.2"><title>\(text)</title></rect>
                 <text x="\(f(x(excursion.leftSeconds) + 2))" y="\(f(top + plotHeight - 6))" fill="#555555">\(text)</text>

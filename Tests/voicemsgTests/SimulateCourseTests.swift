@@ -22,11 +22,7 @@ import TestSupport
         // Out and round a 100 m square to the side, back to where it left.
         let loop = [(0.0, 0.0), (-100, 0), (-100, 100), (0, 100), (0, 0)].map { (corner.0 + $0.1 / perNorth, corner.1 + $0.0 / perEast) }
         let course = Array(points[...at]) + loop.dropFirst() + points[(at + 1)...]
-        let text = "<?xml version=\"1.0\"?><gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\"><rte>"
-            + course.map { "<rtept lat=\"\($0.0)\" lon=\"\($0.1)\"/>" }.joined() + "</rte></gpx>"
-        let path = folder.appendingPathComponent("course.gpx").path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return (path, points)
+        return (try write(course: course, named: "course.gpx", in: folder), points)
     }
 
     @Test func aShortCutIsSaidInTheTableTheJSONAndThePlot() throws {
@@ -62,6 +58,42 @@ import TestSupport
         #expect(table.contains("a short cut") && table.contains("off the course: left it at 2.0"), "\(table)")
         let plot = try String(contentsOfFile: svg, encoding: .utf8)
         #expect(plot.contains("off course at 2.0") && plot.contains("short cut of"))
+    }
+
+    /// A course given as route points, written into `folder`.
+    static func write(course: [(Double, Double)], named name: String, in folder: URL) throws -> String {
+        let text = "<?xml version=\"1.0\"?><gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\"><rte>"
+            + course.map { "<rtept lat=\"\($0.0)\" lon=\"\($0.1)\"/>" }.joined() + "</rte></gpx>"
+        let path = folder.appendingPathComponent(name).path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func aRunThatBeginsAwayFromTheCourseSaysSoAndWhenItJoinedIt() throws {
+        let folder = try Fixtures.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let message = folder.appendingPathComponent("km1.opus").path
+        try #require(try Tool.voicemsg(["encode", try Fixtures.speechWAV(), "-o", message, "--marker", "1km"]).status == 0)
+        let points = try GPXReader.read(contentsOfFile: Self.track).points.map { ($0.latitude, $0.longitude) }
+        // A warm-up: the course begins a third of the way along the track.
+        let warmUp = try Self.write(course: Array(points[(points.count / 3)...]), named: "later.gpx", in: folder)
+        let joined = try Tool.voicemsg(["simulate", "--gpx", Self.track, "--course", warmUp, message, "--json"])
+        try #require(joined.status == 0, "\(joined.standardError)")
+        let object = try #require(try JSONSerialization.jsonObject(with: joined.standardOutput) as? [String: Any])
+        let summary = try #require(object["course"] as? [String: Any])
+        let away = try #require(summary["startedAwayMeters"] as? Double, "\(summary)")
+        #expect(away > 100, "\(summary)")
+        let first = try #require((summary["excursions"] as? [[String: Any]])?.first)
+        #expect(first["leftSeconds"] as? Double == 0 && first["rejoinedMeters"] != nil, "\(first)")
+        let table = try Tool.voicemsg(["simulate", "--gpx", Self.track, "--course", warmUp, message]).text
+        #expect(table.contains("off the course from the start: the first fix was") && table.contains(", on it from "), "\(table)")
+        #expect(!table.contains("stayed on the course"))
+
+        // A course of another place: the run never reaches it, and the table says so.
+        let elsewhere = try Self.write(course: points.map { ($0.0 + 1, $0.1) }, named: "elsewhere.gpx", in: folder)
+        let never = try Tool.voicemsg(["simulate", "--gpx", Self.track, "--course", elsewhere, message]).text
+        #expect(never.contains("km from its start, and the run never reached it"), "\(never)")
+        #expect(!never.contains("stayed on the course"))
     }
 
     @Test func aFileThatCannotBeACourseIsOneLineAndNoTable() throws {
