@@ -30,6 +30,7 @@ const BADGES = {
   active: ["Active", "badge-processing"],
   paused: ["Paused", "badge-queued"],
   offCourse: ["Off course", "badge-failed"],
+  beforeStart: ["Not at the start", "badge-queued"],
   completed: ["Completed", "badge-played"],
 };
 
@@ -86,11 +87,19 @@ export function render() {
   show($("run-progress"), Boolean(planned));
   const paused = state.pausedAt !== null;
   const offCourse = renderRunCourse();
-  if (isRunning()) setBadge($("run-status-badge"), paused ? "paused" : offCourse ? "offCourse" : "active");
+  // Off the course with nothing of it run: Start was pressed in the start's pen or on a
+  // warm-up, and the distance begins where the runner reaches the start (RunTracking's
+  // CourseTracker.mayJoin). Nothing is wrong, so it is not said as "Off course".
+  const beforeStart = offCourse && !(state.tracker.courseMeters > 0);
+  if (isRunning()) {
+    setBadge($("run-status-badge"), paused ? "paused" : beforeStart ? "beforeStart" : offCourse ? "offCourse" : "active");
+  }
   $("pause-button").textContent = paused ? "Resume" : "Pause";
   const playing = state.playing >= 0 ? state.session.messages[state.playing] : null;
   if (playing) $("now-playing").textContent = `Playing ${who(playing)}’s message (${formatDistance(playing.markerMeters)})`;
-  else if (offCourse) {
+  else if (beforeStart) {
+    $("now-playing").textContent = "Not on the course yet: the distance begins where you reach its start.";
+  } else if (offCourse) {
     $("now-playing").textContent = "Off course: the distance waits, and messages play when you are back on it.";
   } else if (isRunning()) $("now-playing").textContent = nextUp();
   for (const item of $("bubbles").children) {

@@ -616,8 +616,22 @@ def scenario_course(ctx):
         runner.driver.refresh()
         runner.browser.wait(lambda: runner.browser.visible("course-preview"), what="the course on the runner's page")
         get_ready_count(runner, name, results, len(markers))
+        # Start pressed in the start's pen, 60 m behind the start line: the run screen says the
+        # runner is not at the start yet, not that they are off the course.
+        a, b = course_points[0], course_points[1]
+        heading = math.degrees(math.atan2((b[1] - a[1]) * math.cos(math.radians(a[0])), b[0] - a[0]))
+        pen = [offset(a, heading + 180, 60 - FIX_METERS * k) for k in range(15)]
+        runner.move_to(pen[0])
         runner.click("Start")
         runner.browser.wait(lambda: runner.browser.visible("run-course"), what="the course on the run screen")
+        for index, point in enumerate(pen):
+            runner.move_to(point)
+            time.sleep(FIX_SECONDS)
+            if index == 7:
+                waiting = (runner.browser.text("run-status-badge"), runner.browser.text("now-playing"))
+                results.check(name, "in the start's pen the run screen says the runner is not at the start yet",
+                              waiting[0] == "Not at the start" and "begins where you reach its start" in waiting[1], str(waiting))
+                runner.browser.screenshots(ctx.shots, "course-2-before-start")
         fixes, truth, (left, back) = course_run(course_points, 230, 60)
         # Over the line and on a few steps, as a runner does.
         (a_lat, a_lon), (b_lat, b_lon) = course_points[-2], course_points[-1]
