@@ -19,12 +19,19 @@ export function drawRunCourse() {
   update = course ? drawOutline($("run-course-outline"), courseLine(course.points), { label: "The course", scale: false }) : null;
 }
 
-/** The runner's place and the next messages on the outline; whether the runner is off course. */
+/**
+ * The runner's place and the next messages on the outline. Returns where the runner is:
+ * "off" the course, "before the start" (off it with nothing of it run: Start was pressed in the
+ * start's pen or on a warm-up, and the distance begins where the runner reaches the start, as
+ * RunTracking's CourseTracker.mayJoin has it; nothing is wrong, so it is not said as a warning),
+ * or "on" it, as on every run without a course.
+ */
 export function renderRunCourse() {
   const tracker = state.tracker;
   const off = Boolean(update && tracker && tracker.offCourse);
-  document.body.classList.toggle("is-off-course", off);
-  if (!update) return off;
+  const where = !off ? "on" : tracker.courseMeters > 0 ? "off" : "before the start";
+  document.body.classList.toggle("is-off-course", where === "off");
+  if (!update) return where;
   const messages = state.session.messages;
   const next = messages.map((message, number) => ({ message, number }))
     .filter(({ number }) => !state.started.has(number)).slice(0, NEXT_SHOWN);
@@ -38,5 +45,5 @@ export function renderRunCourse() {
     label: place == null ? "The course" : `The course: you are at ${formatDistance(place)}${next.length
       ? `; next, ${who(next[0].message)} at ${formatDistance(next[0].message.markerMeters)}` : ""}`,
   });
-  return off;
+  return where;
 }

@@ -86,11 +86,9 @@ export function render() {
   }
   show($("run-progress"), Boolean(planned));
   const paused = state.pausedAt !== null;
-  const offCourse = renderRunCourse();
-  // Off the course with nothing of it run: Start was pressed in the start's pen or on a
-  // warm-up, and the distance begins where the runner reaches the start (RunTracking's
-  // CourseTracker.mayJoin). Nothing is wrong, so it is not said as "Off course".
-  const beforeStart = offCourse && !(state.tracker.courseMeters > 0);
+  const where = renderRunCourse();
+  const offCourse = where === "off";
+  const beforeStart = where === "before the start";
   if (isRunning()) {
     setBadge($("run-status-badge"), paused ? "paused" : beforeStart ? "beforeStart" : offCourse ? "offCourse" : "active");
   }

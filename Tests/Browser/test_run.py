@@ -628,9 +628,11 @@ def scenario_course(ctx):
             runner.move_to(point)
             time.sleep(FIX_SECONDS)
             if index == 7:
-                waiting = (runner.browser.text("run-status-badge"), runner.browser.text("now-playing"))
-                results.check(name, "in the start's pen the run screen says the runner is not at the start yet",
-                              waiting[0] == "Not at the start" and "begins where you reach its start" in waiting[1], str(waiting))
+                waiting = (runner.browser.text("run-status-badge"), runner.browser.text("now-playing"),
+                           runner.browser.js("return document.body.classList.contains('is-off-course')"))
+                results.check(name, "in the start's pen the run screen says the runner is not at the start yet, not as a warning",
+                              waiting[0] == "Not at the start" and "begins where you reach its start" in waiting[1]
+                              and waiting[2] is False, str(waiting))
                 runner.browser.screenshots(ctx.shots, "course-2-before-start")
         fixes, truth, (left, back) = course_run(course_points, 230, 60)
         # Over the line and on a few steps, as a runner does.
