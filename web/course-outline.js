@@ -94,7 +94,9 @@ function legend(drawn, height, unitsPerMeter, unitsPerPixel) {
     d: `M${middle.toFixed(1)} ${head.toFixed(1)}L${(left + arrow).toFixed(1)} ${(head + arrow).toFixed(1)}`
       + `H${left.toFixed(1)}Z`,
   }));
-  const letter = node("text", { x: middle.toFixed(1), y: y.toFixed(1), "font-size": text.toFixed(1), "stroke-width": (3 * unitsPerPixel).toFixed(2) });
+  const letter = node("text", {
+    x: middle.toFixed(1), y: y.toFixed(1), "font-size": text.toFixed(1), "stroke-width": (3 * unitsPerPixel).toFixed(2),
+  });
   letter.textContent = "N";
   north.append(letter);
 
@@ -181,8 +183,8 @@ function numberList(numbers) {
  * start and finish, a dot for each of `marks` (`{ meters, kind, label, number }`; `kind` is a
  * class: "message", "next" or "played"; a `number` is written in a larger dot, and numbered dots
  * that would cover one another share one) and, when `runner` is a distance, the runner's place
- * there; a scale bar and north arrow unless `scale` is false (a drawing too small to read it). `label` names the
- * drawing for screen readers.
+ * there; a scale bar and north arrow unless `scale` is false (a drawing too small to read them).
+ * `label` names the drawing for screen readers.
  * Returns `update({ marks, runner, label })`, which moves the dots and leaves the outline as it
  * is: the run screen moves them every second.
  */

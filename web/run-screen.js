@@ -34,6 +34,9 @@ const BADGES = {
   completed: ["Completed", "badge-played"],
 };
 
+/** The badge of a running run for where the runner is (run-course.js's `renderRunCourse`). */
+const WHERE_BADGES = { on: "active", off: "offCourse", "before the start": "beforeStart" };
+
 export function setBadge(element, phase) {
   const [text, cls] = BADGES[phase];
   element.textContent = text;
@@ -87,17 +90,13 @@ export function render() {
   show($("run-progress"), Boolean(planned));
   const paused = state.pausedAt !== null;
   const where = renderRunCourse();
-  const offCourse = where === "off";
-  const beforeStart = where === "before the start";
-  if (isRunning()) {
-    setBadge($("run-status-badge"), paused ? "paused" : beforeStart ? "beforeStart" : offCourse ? "offCourse" : "active");
-  }
+  if (isRunning()) setBadge($("run-status-badge"), paused ? "paused" : WHERE_BADGES[where]);
   $("pause-button").textContent = paused ? "Resume" : "Pause";
   const playing = state.playing >= 0 ? state.session.messages[state.playing] : null;
   if (playing) $("now-playing").textContent = `Playing ${who(playing)}’s message (${formatDistance(playing.markerMeters)})`;
-  else if (beforeStart) {
+  else if (where === "before the start") {
     $("now-playing").textContent = "Not on the course yet: the distance begins where you reach its start.";
-  } else if (offCourse) {
+  } else if (where === "off") {
     $("now-playing").textContent = "Off course: the distance waits, and messages play when you are back on it.";
   } else if (isRunning()) $("now-playing").textContent = nextUp();
   for (const item of $("bubbles").children) {
