@@ -53,6 +53,14 @@ struct CourseCorpusTests {
         let samples = TrackerCorpusTests.samples
         let laps = try #require(Self.variants.first { $0.course == .laps })
         #expect(try CorpusRun(laps, samples: samples).layout!.course.length >= 10 * 400 - 10)
+        // The pen: 60 to 150 m before the line, on the track's last stretch.
+        let pen = try CorpusRun(try #require(Self.variants.first { $0.course == .pen }), samples: samples)
+        let lead = try #require(pen.layout?.excursion).runnerTo
+        #expect((60...150).contains(lead), "\(lead) m")
+        let first = pen.layout!.runner.locate(0), start = pen.layout!.course.locate(0)
+        let off = pen.layout!.course.distance(toPlace: first)
+        let fromStart = Geodesic.localDistance(fromLatitude: first.latitude, longitude: first.longitude, toLatitude: start.latitude, longitude: start.longitude)
+        #expect(off < 1 && fromStart >= 50, "\(off) m from the course, \(fromStart) m from its start")
         for shape in [CourseShape.wrongTurn, .shortCut] {
             let run = try CorpusRun(try #require(Self.variants.first { $0.course == shape }), samples: samples)
             let excursion = try #require(run.layout?.excursion)
@@ -117,6 +125,17 @@ struct CourseCorpusTests {
         } else {
             #expect(abs(excursion?.skippedMeters ?? 99) < CourseTracker.shortCutMeters, "\(result.variant.description): \(result.excursions)")
         }
+    }
+
+    /// A run begun in the start's pen, on the track's last stretch where every lap and the
+    /// finish come in: taken up at the line (a fix or two past it every 5 s), not where a lap's
+    /// end passes the pen.
+    @Test(arguments: variants.indices.filter { variants[$0].course == .pen })
+    func aRunBegunInTheStartsPenIsTakenUpAtTheLine(_ index: Int) async {
+        let result = await Self.results[index]
+        let way = result.excursions.first
+        #expect(way?.leftSeconds == 0 && way?.leftMeters == 0, "\(result.variant.description): \(result.excursions)")
+        #expect((way?.rejoinedMeters ?? .infinity) <= 50, "\(result.variant.description): \(result.excursions)")
     }
 
     /// The sets' totals, known issues included: at 1 Hz at least 97.5% of starts within 15 m,

@@ -94,7 +94,10 @@ func courseFigures(_ pairs: [CoursePair]) -> [(String, String)] {
     let skipped = results.flatMap(\.skippedStarts)
     let leavesCourse = { (result: CourseResult) in [CourseShape.wrongTurn, .shortCut].contains(result.variant.course) }
     let leaving = results.filter(leavesCourse)
-    let staying = results.filter { !leavesCourse($0) }
+    let pens = results.filter { $0.variant.course == .pen }
+    let staying = results.filter { !leavesCourse($0) && $0.variant.course != .pen }
+    // Where a run begun in the start's pen was taken up: at the line, or a fix or two past it.
+    let takenUp = pens.map { $0.excursions.first.flatMap { $0.leftSeconds == 0 ? $0.rejoinedMeters : nil } ?? .infinity }
     lines += [
         ("course: order or exactly-once broken", "\(results.filter { !$0.playedInOrderOnce }.count)"),
         ("course: started off the course", "\(results.reduce(0) { $0 + $1.playedOffCourse })"),
@@ -103,6 +106,8 @@ func courseFigures(_ pairs: [CoursePair]) -> [(String, String)] {
         ("course: skipped markers played", skipped.isEmpty ? "none" : String(format: "%d, %.0f to %.0f s after back", skipped.count, skipped.min()!, skipped.max()!)),
         ("course: runs leaving it told off course", "\(leaving.filter { !$0.excursions.isEmpty }.count) of \(leaving.count)"),
         ("course: runs on it told off course", "\(staying.filter { !$0.excursions.isEmpty }.count) of \(staying.count)"),
+        ("course: pen starts joined by 50 m, worst",
+         "\(takenUp.filter { $0 <= 50 }.count) of \(pens.count), \(String(format: "%.0f m", takenUp.max() ?? 0))"),
     ]
     return lines
 }

@@ -18,6 +18,11 @@ enum CourseShape: String, Sendable, CaseIterable {
     /// A short cut: straight across from one place of the course to another 300 to 500 m
     /// further along it, where the course comes back near itself.
     case shortCut = "short cut"
+    /// Start pressed in the start's pen, 60 to 150 m before the start line, and a jog to it:
+    /// laps of a track, as `laps`, with the pen on the track's last stretch, where every lap and
+    /// the finish come in. Every place of the way to the line lies on the course, but only
+    /// kilometres along it: the runner is taken up at the line, not where the track passes.
+    case pen = "start's pen"
 }
 
 /// A course run's course, the way the runner truly goes, and where along the course they are.
@@ -60,7 +65,7 @@ struct CourseLayout: Sendable {
             let turn = points.count / 2
             return try GPXReader.readCourse(
                 data: Data(Self.gpx(segments: [Array(points[..<turn]), Array(points[turn...])]).utf8), name: "\(course.name) track")
-        case .laps, .wrongTurn, .shortCut:
+        case .laps, .wrongTurn, .shortCut, .pen:
             return try Course(points: points)
         }
     }
@@ -121,6 +126,12 @@ struct CourseLayout: Sendable {
             runner = TruePath(name: path.name, points: path.prefix(from).places + path.suffix(from: to).places)
             let across = runner.cumulative[path.prefix(from).places.count] - from
             excursion = Excursion(runnerFrom: from, runnerTo: from + across, courseFrom: from, courseTo: to)
+        case .pen:
+            course = path
+            // Not yet on the course, as far as the distance goes: at its start until the line.
+            let lead = Double.random(in: 60...150, using: &random)
+            runner = TruePath(name: path.name, points: path.suffix(from: path.length - lead).places + path.places.dropFirst())
+            excursion = Excursion(runnerFrom: 0, runnerTo: lead, courseFrom: 0, courseTo: 0)
         }
     }
 }

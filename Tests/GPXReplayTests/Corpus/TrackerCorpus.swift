@@ -134,14 +134,15 @@ enum TrackerCorpus {
     /// The course runs: the trail runs' true path known as the race's course, each shape (see
     /// `CourseShape`) under each of the set's trail noise models at 1 Hz and every 5 s, from
     /// positions alone; and the route again as a phone reports it (accuracy and Doppler speed).
-    /// The laps are 20 laps of a 400 m track; then the route again walked in breaks. Kept apart
+    /// The laps are 20 laps of a 400 m track; then the route again walked in breaks, and the laps
+    /// begun in the start's pen. Kept apart
     /// from `variants`, so that the figures of the runs without a course stay as they are.
     static func courseVariants(_ split: Split) -> [CorpusVariant] {
         let families = families(split)
         var variants: [CorpusVariant] = []
         var seed = families.firstSeed + 10_000
         let trail = CorpusVariant.Route.stretch("strava-run-with-pauses.gpx", meters: 8200)
-        for shape in CourseShape.allCases {
+        for shape in CourseShape.allCases where shape != .pen {
             for (index, noise) in families.trail.enumerated() {
                 for seconds in [1.0, 5] {
                     seed += 1
@@ -166,6 +167,15 @@ enum TrackerCorpus {
                 variants.append(CorpusVariant(
                     route: trail, movement: .walkBreaks(run: 3.0, walk: 1.0), interval: .steady(seconds),
                     noise: noise, device: .gpx, seed: seed, course: .route))
+            }
+        }
+        // Start pressed in the start's pen, after the rest so that their seeds stay as they were.
+        for noise in families.trail {
+            for seconds in [1.0, 5] {
+                seed += 1
+                variants.append(CorpusVariant(
+                    route: .laps(20), movement: .swayingWithStand(3.0), interval: .steady(seconds),
+                    noise: noise, device: .gpx, seed: seed, course: .pen))
             }
         }
         return variants
