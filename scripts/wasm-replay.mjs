@@ -10,7 +10,7 @@
 //
 // runs.json: [{"plannedDistance": m|null, "markers": [m…], "durations": [s…],
 //              "fixes": [[t, lat, lon, accuracy|null, speed|null]…], "course": [[lat, lon]…]|null}…]
-// answers:   [{"meters": [m per fix…], "offCourse": [0|1 per fix…],
+// answers:   [{"meters": [m per fix…], "offCourse": [0|1 per fix…], "beforeStart": [0|1 per fix…],
 //              "starts": [{"number", "reason", "time", "fix", "meters"}…]}…]
 import fs from "node:fs";
 import path from "node:path";
@@ -33,6 +33,7 @@ function replay(run) {
   tracker.start({ markers: run.markers, plannedDistance: run.plannedDistance, course: run.course ?? null });
   const meters = [];
   const offCourse = [];
+  const beforeStart = [];
   const starts = [];
   let playing = null;
   let fixIndex = -1;
@@ -62,6 +63,7 @@ function replay(run) {
     const number = tracker.fix(time, latitude, longitude, accuracy, speed);
     meters.push(tracker.meters);
     offCourse.push(tracker.offCourse ? 1 : 0);
+    beforeStart.push(tracker.beforeStart ? 1 : 0);
     last = Math.max(last, time);
     answered(number, time);
   }
@@ -72,7 +74,7 @@ function replay(run) {
     catchUp(Infinity);
     if (tracker.startedCount === before && playing === wasPlaying && tracker.wakeUp === null) break;
   }
-  return { meters, offCourse, starts };
+  return { meters, offCourse, beforeStart, starts };
 }
 
 if (mode === "--bench") {

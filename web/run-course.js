@@ -21,15 +21,15 @@ export function drawRunCourse() {
 
 /**
  * The runner's place and the next messages on the outline. Returns where the runner is:
- * "off" the course, "before the start" (off it with nothing of it run: Start was pressed in the
- * start's pen or on a warm-up, and the distance begins where the runner reaches the start, as
- * RunTracking's CourseTracker.mayJoin has it; nothing is wrong, so it is not said as a warning),
- * or "on" it, as on every run without a course.
+ * "off" the course, "before the start" (Start was pressed in the start's pen or on a warm-up,
+ * and the distance begins where the runner reaches the start, as RunTracking's CourseTracker
+ * has it; nothing is wrong, so it is not said as a warning), or "on" it, as on every run
+ * without a course.
  */
 export function renderRunCourse() {
   const tracker = state.tracker;
   const off = Boolean(update && tracker && tracker.offCourse);
-  const where = !off ? "on" : tracker.courseMeters > 0 ? "off" : "before the start";
+  const where = !off ? "on" : tracker.beforeStart ? "before the start" : "off";
   document.body.classList.toggle("is-off-course", where === "off");
   if (!update) return where;
   const messages = state.session.messages;

@@ -7,7 +7,7 @@
 // time. The API is never cached here: the page keeps what it needs of the run itself, and its
 // bearer-token requests go straight to the network.
 
-const CACHE = "voicemsg-pages-v22";
+const CACHE = "voicemsg-pages-v23";
 /** What the runner's page loads; kept when the worker installs, so the first reload offline works. */
 const FILES = [
   "/static/tokens.css", "/static/app.css", "/static/icon.svg", "/static/common.js",

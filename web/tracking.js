@@ -118,6 +118,8 @@ export class RunTracker {
   get courseLength() { return this.exports.run_course_length(); }
   /** True while the runner is off the course. */
   get offCourse() { return this.exports.run_off_course() === 1; }
+  /** True while a run that began away from the course has not reached its start yet. */
+  get beforeStart() { return this.exports.run_course_before_start() === 1; }
   /** Metres along the course where the runner is (never decreasing), or null without a course. */
   get courseMeters() { return orNull(this.exports.run_course_meters()); }
   /** Metres from the course at the last fix used, or null. */

@@ -66,12 +66,11 @@ public enum RunSimulator {
             let reading = tracker.update(with: fix)
             meters = reading.meters
             if let event = reading.event { note(event, at: seconds, in: &excursions) }
-            if excursions.isEmpty, reading.isOffCourse, let start = configuration.course?.points.first {
+            if excursions.isEmpty, let away = tracker.courseTracker?.startedAway {
                 // The run began away from the course (a warm-up, or a course of another place):
                 // off it from the first fix until it joins it, as the tracker holds it.
                 excursions.append(Excursion(leftSeconds: seconds, leftMeters: 0))
-                startedAway = Geodesic.localDistance(
-                    fromLatitude: fix.latitude, longitude: fix.longitude, toLatitude: start.latitude, longitude: start.longitude)
+                startedAway = away
             }
             last = max(last, seconds)
             distance.append(Sample(seconds: seconds, meters: meters))

@@ -41,6 +41,12 @@ public struct CourseTracker: Sendable, Equatable {
     public internal(set) var lateral: Double?
     /// The place along the course where the runner was last seen on it, while off it.
     public internal(set) var leftAt: Double?
+    /// While a run that began away from the course has not reached it yet (Start pressed in
+    /// the start's pen, or on a warm-up): how far its first fix lay from the course's start, in
+    /// metres. Nil once it has, and for a run that began on the course. Such a runner is off
+    /// the course (`isOffCourse`), but has left nothing: the distance begins where they reach
+    /// the start (see `mayJoin`).
+    public internal(set) var startedAway: Double?
     /// The positions-alone tracker run beside this one: its `meters` is the way the runner
     /// has run, detours included.
     public internal(set) var odometer: DistanceTracker
@@ -62,9 +68,6 @@ public struct CourseTracker: Sendable, Equatable {
     var nearMeters = 0.0
     /// The odometer's distance at the first of those near fixes.
     var nearSinceOdometer = 0.0
-    /// While a run that began away from the course has not met it yet: how far its first fix
-    /// lay from the course's start (see `mayJoin`); nil once it has, or when it began on it.
-    var startedAway: Double?
     /// While the place is held for a stand (see `hasSetOff`).
     var isHolding = false
     /// The fixes' error variance per axis (m²), learnt from their distances from the course.

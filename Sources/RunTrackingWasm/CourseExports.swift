@@ -59,6 +59,12 @@ func runCourseLength() -> Double { (run?.tracker.courseTracker?.course ?? planne
 @_cdecl("run_off_course")
 func runOffCourse() -> Int32 { run?.tracker.courseTracker?.isOffCourse == true ? 1 : 0 }
 
+/// 1 while a run that began away from the course has not reached it yet (Start pressed in the
+/// start's pen, or on a warm-up), 0 otherwise: off the course, but nothing of it left.
+@_expose(wasm, "run_course_before_start")
+@_cdecl("run_course_before_start")
+func runCourseBeforeStart() -> Int32 { run?.tracker.courseTracker?.startedAway != nil ? 1 : 0 }
+
 /// Metres along the course where the runner is (never decreasing), or NaN without a course.
 @_expose(wasm, "run_course_meters")
 @_cdecl("run_course_meters")

@@ -35,6 +35,8 @@ import TestSupport
         var meters: [Double]
         /// 1 while off the course, at each fix.
         var offCourse: [Int]
+        /// 1 while a run that began away from the course has not reached it, at each fix.
+        var beforeStart: [Int]
         var starts: [Start]
     }
 
@@ -78,7 +80,7 @@ import TestSupport
                 messages: messages, configuration: course.map { configuration.along($0) } ?? configuration),
             durations: Dictionary(uniqueKeysWithValues: run.durations.enumerated().map { (String($0.offset), $0.element) }))
         var tracker = course.map { RunTracker.course(CourseTracker(course: $0)) } ?? .positions(DistanceTracker())
-        var answer = Answer(meters: [], offCourse: [], starts: [])
+        var answer = Answer(meters: [], offCourse: [], beforeStart: [], starts: [])
         func record(_ starts: [PlaybackReplay.Start], fix: Int) {
             answer.starts += starts.map {
                 Start(number: Int($0.id)!, reason: $0.reason.rawValue, time: $0.time, fix: fix, meters: $0.meters)
@@ -90,6 +92,7 @@ import TestSupport
             let reading = tracker.update(with: fix)
             answer.meters.append(reading.meters)
             answer.offCourse.append(reading.isOffCourse ? 1 : 0)
+            answer.beforeStart.append(tracker.courseTracker?.startedAway != nil ? 1 : 0)
             last = max(last, fix.time)
             record(replay.handle(.distanceUpdate(time: reading.time, meters: reading.meters)), fix: index)
         }
@@ -124,6 +127,7 @@ import TestSupport
             let worst = zip(module.meters, native.meters).map { abs($0 - $1) / max(1, abs($1)) }.max() ?? 0
             #expect(worst <= 1e-6, "\(name): distances differ by \(worst) relative")
             #expect(module.offCourse == native.offCourse, "\(name): off the course at other fixes")
+            #expect(module.beforeStart == native.beforeStart, "\(name): before the start at other fixes")
             #expect(module.starts.map { [$0.number, $0.fix] } == native.starts.map { [$0.number, $0.fix] }, "\(name)")
             #expect(module.starts.map(\.reason) == native.starts.map(\.reason), "\(name)")
             for (a, b) in zip(module.starts, native.starts) {
@@ -131,10 +135,11 @@ import TestSupport
                 #expect(abs(a.meters - b.meters) <= 1e-6 * max(1, b.meters), "\(name): message \(b.number)")
             }
         }
-        // The corpus plays messages at all, and leaves the course: a comparison of nothing
-        // would hold trivially.
+        // The corpus plays messages at all, leaves the course and begins away from it: a
+        // comparison of nothing would hold trivially.
         #expect(starts >= runs.count * 2)
         #expect(wasm.contains { $0.offCourse.contains(1) })
+        #expect(wasm.contains { $0.beforeStart.contains(1) })
         print("wasm and native builds: \(runs.count) runs, \(fixes) fixes, \(starts) message starts compared")
     }
 

@@ -239,6 +239,8 @@ struct CourseTrackerTests {
             let reading = tracker.update(with: fix)
             #expect(reading.isOffCourse && reading.meters == 0, "t \(fix.time): \(reading.meters) m")
         }
+        // Before the start, not off a course it has left: the first fix's distance from the start.
+        #expect(abs((tracker.startedAway ?? 0) - 80.6) <= 10, "\(String(describing: tracker.startedAway))")
         let end = waiting.fixes.last!.time
         let onward = world.run(along: .init([(-10, -79), (0, 0), (500, 0)]), speed: 3, sigma: 3, seed: 6) { max(0, $0 - 80) }
         var joinedAt: Double?
@@ -248,6 +250,7 @@ struct CourseTrackerTests {
             let reading = tracker.update(with: later)
             if case .rejoinedCourse(let meters, _) = reading.event { joinedAt = meters }
             if onward.truth[index] > 40 { #expect(abs(reading.meters - onward.truth[index]) <= Self.bound(sigma: 3), "fix \(index): \(reading.meters) m") }
+            #expect((tracker.startedAway == nil) == (joinedAt != nil), "fix \(index)")
         }
         #expect((joinedAt ?? 999) < 40, "joined at \(String(describing: joinedAt))")
     }
