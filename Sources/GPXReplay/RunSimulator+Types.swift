@@ -70,6 +70,11 @@ extension RunSimulator {
         /// start, in metres. Nil when it began on the course.
         public var startedAwayMeters: Double?
 
+        /// The way to the course of a run that began away from it: the first excursion.
+        public var wayToTheCourse: Excursion? { startedAwayMeters == nil ? nil : excursions.first }
+        /// Each time the runner left the course once on it: the excursions after that way.
+        public var departures: ArraySlice<Excursion> { excursions.dropFirst(wayToTheCourse == nil ? 0 : 1) }
+
         public init(lengthMeters: Double, excursions: [Excursion], startedAwayMeters: Double? = nil) {
             self.lengthMeters = lengthMeters
             self.excursions = excursions

@@ -183,17 +183,16 @@ extension SimulateCommand {
         func place(_ meters: Double) -> String { String(printf: "%.2f km", meters / 1000) }
         var lines = ["course: \(String(printf: "%.0f", course.lengthMeters)) m; the distance is the place along it"]
         if course.excursions.isEmpty { lines.append("the runner stayed on the course") }
-        for (index, excursion) in course.excursions.enumerated() {
-            if index == 0, let away = course.startedAwayMeters {
-                var line = "off the course from the start: the first fix was \(away < 10_000 ? String(printf: "%.0f m", away) : place(away)) from its start"
-                if let seconds = excursion.rejoinedSeconds, let meters = excursion.rejoinedMeters {
-                    line += ", on it from \(place(meters)) (\(clock(seconds)))"
-                } else {
-                    line += ", and the run never reached it: is the course the run's own?"
-                }
-                lines.append(line)
-                continue
+        if let way = course.wayToTheCourse, let away = course.startedAwayMeters {
+            var line = "off the course from the start: the first fix was \(away < 10_000 ? String(printf: "%.0f m", away) : place(away)) from its start"
+            if let seconds = way.rejoinedSeconds, let meters = way.rejoinedMeters {
+                line += ", on it from \(place(meters)) (\(clock(seconds)))"
+            } else {
+                line += ", and the run never reached it: is the course the run's own?"
             }
+            lines.append(line)
+        }
+        for excursion in course.departures {
             var line = "off the course: left it at \(place(excursion.leftMeters)) (\(clock(excursion.leftSeconds)))"
             if let seconds = excursion.rejoinedSeconds, let meters = excursion.rejoinedMeters, let skipped = excursion.skippedMeters {
                 line += ", back on it at \(place(meters)) (\(clock(seconds)))"

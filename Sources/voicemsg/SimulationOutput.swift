@@ -52,10 +52,10 @@ enum RunTimelineSVG {
             points.append("\(f(x(sample.seconds))),\(f(y(sample.meters)))")
         }
         // Off the course: a grey band over the time away, named where it is left and rejoined.
-        for (index, excursion) in (timeline.course?.excursions ?? []).enumerated() {
+        for excursion in timeline.course?.excursions ?? [] {
             let end = excursion.rejoinedSeconds ?? timeline.durationSeconds
             let text: String
-            if index == 0, timeline.course?.startedAwayMeters != nil {
+            if excursion == timeline.course?.wayToTheCourse {
                 text = excursion.rejoinedSeconds == nil ? "off course from the start, never on it" : "off course from the start"
             } else {
                 let skipped = excursion.skippedMeters.map { $0 >= CourseTracker.shortCutMeters ? String(printf: ", short cut of %.0f m", $0) : "" } ?? ", not back"
