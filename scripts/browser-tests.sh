@@ -50,30 +50,52 @@ fi
 # The recording and runner's pages, then the run itself (planned, got ready, run along a real
 # route); all run, and any failing fails the whole.
 export PYTHONUNBUFFERED=1
+pages() { "$venv/bin/python" Tests/Browser/test_pages.py --server "$server" "$@"; }
+runs() { "$venv/bin/python" Tests/Browser/test_run.py --server "$server" "$@"; }
 suites() {
   local status=0
-  "$venv/bin/python" Tests/Browser/test_pages.py --server "$server" "$@" || status=1
-  "$venv/bin/python" Tests/Browser/test_run.py --server "$server" "$@" || status=1
+  pages "$@" || status=1
+  runs "$@" || status=1
   return $status
 }
+chosen=false
 for arg in "$@"; do
   if [[ $arg == --engine || $arg == --engine=* ]]; then
     suites "$@"
     exit
   fi
+  [[ $arg == --only || $arg == --only=* ]] && chosen=true
 done
-# Both engines side by side, each line marked with its engine. Each has its own server, display,
-# temporary folder and screenshots, and a run scenario spends most of its time waiting the
-# second between two fixes (the 2-core machine is more than 80% idle then): side by side, the
-# suites take about the time of the slower engine, not the sum of both.
+
+# Side by side, each line marked with its lane. A run scenario spends most of its time waiting
+# the second between two fixes (the 2-core machine is more than 80% idle then), so the suites
+# take about the time of the longest lane, not the sum. Each process has its own server,
+# display, temporary folder and screenshots' names. The whole of `make test` runs each engine in
+# two lanes: the pages and three run scenarios, and the other three, whose replays take about
+# as long as the pages and those three together. Scenarios chosen with --only run in one lane an
+# engine.
 pids=()
-for engine in chromium webkit; do
+lane() {
+  local name=$1
+  shift
   (
-    status=0
-    suites --engine "$engine" "$@" 2>&1 | sed -u "s/^/$engine | /" || status=1
-    exit $status
+    "$@" 2>&1 | sed -u "s#^#$name | #"
   ) &
   pids+=($!)
+}
+first_lane() {
+  local status=0
+  pages "$@" || status=1
+  runs "$@" --only run --only offline --only aac || status=1
+  return $status
+}
+for engine in chromium webkit; do
+  if $chosen; then
+    lane "$engine" suites --engine "$engine" "$@"
+  else
+    lane "$engine" first_lane --engine "$engine" "$@"
+    lane "$engine-2" runs --engine "$engine" --only reload --only course --only refusals "$@"
+  fi
 done
 status=0
 for pid in "${pids[@]}"; do wait "$pid" || status=1; done
