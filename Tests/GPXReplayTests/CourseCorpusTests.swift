@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import RunTracking
+import TestSupport
 
 /// The tracker corpus's course runs (`TrackerCorpus.courseVariants`), both sets, through the
 /// course tracker given the course: every message once and in order; each started within 15 m
@@ -22,16 +23,14 @@ struct CourseCorpusTests {
     static var results: [CourseResult] { get async { await replay.value } }
 
     private static func replayOffThePool() async -> [CourseResult] {
-        await withCheckedContinuation { done in
-            Thread.detachNewThread {
-                let slots = Mutex([CourseResult?](repeating: nil, count: variants.count))
-                DispatchQueue.concurrentPerform(iterations: variants.count) { index in
-                    let run = try! CorpusRun(variants[index], samples: TrackerCorpusTests.samples)
-                    let result = try! CourseResult(run, course: run.layout!.trackerCourse())
-                    slots.withLock { $0[index] = result }
-                }
-                done.resume(returning: slots.withLock { $0.map { $0! } })
+        try! await offThePool {
+            let slots = Mutex([CourseResult?](repeating: nil, count: variants.count))
+            DispatchQueue.concurrentPerform(iterations: variants.count) { index in
+                let run = try! CorpusRun(variants[index], samples: TrackerCorpusTests.samples)
+                let result = try! CourseResult(run, course: run.layout!.trackerCourse())
+                slots.withLock { $0[index] = result }
             }
+            return slots.withLock { $0.map { $0! } }
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import RunTracking
+import TestSupport
 
 /// The tracker corpus: distance within ±2% of the clean path's
 /// length, every message once and in order, and each started on time. The figures are
@@ -19,15 +20,13 @@ struct TrackerCorpusTests {
     static var results: [CorpusResult] { get async { await replay.value } }
 
     private static func replayOffThePool(_ variants: [CorpusVariant]) async -> [CorpusResult] {
-        await withCheckedContinuation { done in
-            Thread.detachNewThread {
-                let slots = Mutex([CorpusResult?](repeating: nil, count: variants.count))
-                DispatchQueue.concurrentPerform(iterations: variants.count) { index in
-                    let result = try! CorpusResult(CorpusRun(variants[index], samples: samples))
-                    slots.withLock { $0[index] = result }
-                }
-                done.resume(returning: slots.withLock { $0.map { $0! } })
+        try! await offThePool {
+            let slots = Mutex([CorpusResult?](repeating: nil, count: variants.count))
+            DispatchQueue.concurrentPerform(iterations: variants.count) { index in
+                let result = try! CorpusResult(CorpusRun(variants[index], samples: samples))
+                slots.withLock { $0[index] = result }
             }
+            return slots.withLock { $0.map { $0! } }
         }
     }
 
