@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import RunTracking
 import TestSupport
@@ -23,14 +22,9 @@ struct CourseCorpusTests {
     static var results: [CourseResult] { get async { await replay.value } }
 
     private static func replayOffThePool() async -> [CourseResult] {
-        try! await offThePool {
-            let slots = Mutex([CourseResult?](repeating: nil, count: variants.count))
-            DispatchQueue.concurrentPerform(iterations: variants.count) { index in
-                let run = try! CorpusRun(variants[index], samples: TrackerCorpusTests.samples)
-                let result = try! CourseResult(run, course: run.layout!.trackerCourse())
-                slots.withLock { $0[index] = result }
-            }
-            return slots.withLock { $0.map { $0! } }
+        try! await offThePool(count: variants.count) { index in
+            let run = try CorpusRun(variants[index], samples: TrackerCorpusTests.samples)
+            return try CourseResult(run, course: run.layout!.trackerCourse())
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import RunTracking
 import TestSupport
@@ -20,14 +19,7 @@ struct TrackerCorpusTests {
     static var results: [CorpusResult] { get async { await replay.value } }
 
     private static func replayOffThePool(_ variants: [CorpusVariant]) async -> [CorpusResult] {
-        try! await offThePool {
-            let slots = Mutex([CorpusResult?](repeating: nil, count: variants.count))
-            DispatchQueue.concurrentPerform(iterations: variants.count) { index in
-                let result = try! CorpusResult(CorpusRun(variants[index], samples: samples))
-                slots.withLock { $0[index] = result }
-            }
-            return slots.withLock { $0.map { $0! } }
-        }
+        try! await offThePool(count: variants.count) { try CorpusResult(CorpusRun(variants[$0], samples: samples)) }
     }
 
     @Test func theCorpusHasEveryCaseOfTheIssue() {
