@@ -291,7 +291,7 @@ def run_scenarios(scenarios, args, label, prefix):
         print(f"\n{label} in {browsers.ENGINE_NAMES[engine]}: "
               f"voicemsg-server on {ctx.server.base}, data in {folder}, screenshots in {ctx.shots}")
         try:
-            for key in args.only or scenarios:
+            for key in args.only:
                 print(f"\n== {engine}: {key} ==", flush=True)
                 try:
                     scenarios[key](ctx)
@@ -324,13 +324,15 @@ def main(scenarios, description, label, prefix):
     parser.add_argument("--only", action="append", metavar="SCENARIO",
                         help=f"run only these scenarios of this file ({', '.join(scenarios)}); names of the other "
                              "file's are passed over, so that one command line serves both files")
+    parser.add_argument("--skip", action="append", default=[], metavar="SCENARIO",
+                        help="leave these scenarios of this file out; as with --only, other names are passed over")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     args = parser.parse_args()
     args.engines = args.engines or list(browsers.ENGINES)
-    if args.only is not None:
-        args.only = [key for key in args.only if key in scenarios]
-        if not args.only:
-            return 0
+    args.only = [key for key in (scenarios if args.only is None else args.only)
+                 if key in scenarios and key not in args.skip]
+    if not args.only:
+        return 0
     for engine in args.engines:
         missing = browsers.missing_tools(engine)
         if missing:
