@@ -11,20 +11,25 @@ import TestSupport
             let socket = try RawSocket(port: server.port)
             defer { socket.close() }
             // One byte every 200 ms for up to a minute: never idle long enough for the idle timeout.
+            // The trickle and the read run on threads of their own, the time taken where the read
+            // ends: the suite's long tests can fill the cooperative pool for minutes on two cores,
+            // and a trickle that waits for it sends nothing, as a measure that waits for it counts
+            // the wait.
             let head = Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) + [UInt8](repeating: 0x61, count: 300)
-            let trickle = Task {
-                for byte in head where !Task.isCancelled {
-                    guard (try? await socket.send([byte])) != nil else { return }
-                    try? await Task.sleep(for: .milliseconds(200))
+            let stop = Locked(false)
+            let trickled = Locked(false)
+            Thread.detachNewThread {
+                for byte in head where !stop.withLock({ $0 }) {
+                    guard socket.sendHere([byte]) else { break }
+                    Thread.sleep(forTimeInterval: 0.2)
                 }
+                trickled.withLock { $0 = true }
             }
-            let started = Date()
             // Ends when the server closes, or at the socket's 20 s read timeout.
-            let reply = await socket.readAll()
-            let elapsed = Date().timeIntervalSince(started)
+            let (reply, elapsed) = try await offThePool { socket.readAllTimedHere() }
             // Stopped before the socket closes: its descriptor may be another test's next.
-            trickle.cancel()
-            await trickle.value
+            stop.withLock { $0 = true }
+            while !trickled.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(50)) }
             #expect(reply.isEmpty, "a head that never arrived gets no answer: \(reply)")
             #expect(elapsed < 15, "closed after \(elapsed) s; the idle timeout is 30 s and the trickle lasts 60 s")
             #expect(try await server.request("/healthz").status == 200, "the server still answers")

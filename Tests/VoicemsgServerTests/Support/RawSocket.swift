@@ -86,6 +86,21 @@ final class RawSocket: @unchecked Sendable {
         (try? await perform { descriptor in Self.read(descriptor) { _ in } }) ?? false
     }
 
+    /// Everything until the server closes (or the read timeout), and how long that took, on the
+    /// calling thread: for a caller on a thread of its own, whose measure of time must not
+    /// include a wait for the cooperative pool.
+    func readAllTimedHere() -> (text: String, seconds: Double) {
+        let started = Date()
+        var result = Data()
+        _ = Self.read(descriptor) { result.append(contentsOf: $0) }
+        return (String(decoding: result, as: UTF8.self), Date().timeIntervalSince(started))
+    }
+
+    /// Sends `bytes` on the calling thread; false when the connection is gone.
+    func sendHere(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    }
+
     /// Reads until the connection ends; true when it ended by the server's close.
     private static func read(_ descriptor: Int32, _ received: (ArraySlice<UInt8>) -> Void) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 65536)
