@@ -84,17 +84,11 @@ lane() {
   ) &
   pids+=($!)
 }
-first_lane() {
-  local status=0
-  pages "$@" || status=1
-  runs "$@" "${SECOND_LANE[@]/#/--skip=}" || status=1
-  return $status
-}
 for engine in chromium webkit; do
   if $chosen; then
     lane "$engine" suites --engine "$engine" "$@"
   else
-    lane "$engine" first_lane --engine "$engine" "$@"
+    lane "$engine" suites --engine "$engine" "${SECOND_LANE[@]/#/--skip=}" "$@"
     lane "$engine-2" runs --engine "$engine" "${SECOND_LANE[@]/#/--only=}" "$@"
   fi
 done

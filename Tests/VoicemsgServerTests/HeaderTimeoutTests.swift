@@ -17,19 +17,24 @@ import TestSupport
             // the wait.
             let head = Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) + [UInt8](repeating: 0x61, count: 300)
             let stop = Locked(false)
-            let trickled = Locked(false)
+            let trickled = DispatchSemaphore(value: 0)
+            // A thread, not a task: a task would wait for the pool before its first byte.
             Thread.detachNewThread {
                 for byte in head where !stop.withLock({ $0 }) {
-                    guard socket.sendHere([byte]) else { break }
+                    guard (try? socket.sendHere([byte])) != nil else { break }
                     Thread.sleep(forTimeInterval: 0.2)
                 }
-                trickled.withLock { $0 = true }
+                trickled.signal()
             }
             // Ends when the server closes, or at the socket's 20 s read timeout.
-            let (reply, elapsed) = try await offThePool { socket.readAllTimedHere() }
+            let (reply, elapsed) = try await offThePool {
+                let started = Date()
+                let reply = String(decoding: socket.readAllBytesHere(), as: UTF8.self)
+                return (reply, Date().timeIntervalSince(started))
+            }
             // Stopped before the socket closes: its descriptor may be another test's next.
             stop.withLock { $0 = true }
-            while !trickled.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(50)) }
+            try await offThePool { trickled.wait() }
             #expect(reply.isEmpty, "a head that never arrived gets no answer: \(reply)")
             #expect(elapsed < 15, "closed after \(elapsed) s; the idle timeout is 30 s and the trickle lasts 60 s")
             #expect(try await server.request("/healthz").status == 200, "the server still answers")

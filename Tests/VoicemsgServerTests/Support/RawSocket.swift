@@ -56,23 +56,29 @@ final class RawSocket: @unchecked Sendable {
     }
 
     func send(_ bytes: [UInt8]) async throws {
-        try await perform { descriptor in
-            var offset = 0
-            while offset < bytes.count {
-                let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                guard sent > 0 else { throw TestFailure("send failed after \(offset) bytes: errno \(errno)") }
-                offset += sent
-            }
+        try await perform { _ in try self.sendHere(bytes) }
+    }
+
+    /// `send` on the calling thread, for a caller on a thread of its own.
+    func sendHere(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw TestFailure("send failed after \(offset) bytes: errno \(errno)") }
+            offset += sent
         }
     }
 
     /// Everything until the server closes (or the read timeout), as bytes.
     func readAllBytes() async -> Data {
-        (try? await perform { descriptor in
-            var result = Data()
-            _ = Self.read(descriptor) { result.append(contentsOf: $0) }
-            return result
-        }) ?? Data()
+        (try? await perform { _ in self.readAllBytesHere() }) ?? Data()
+    }
+
+    /// `readAllBytes` on the calling thread, for a caller on a thread of its own.
+    func readAllBytesHere() -> Data {
+        var result = Data()
+        _ = Self.read(descriptor) { result.append(contentsOf: $0) }
+        return result
     }
 
     /// Everything until the server closes (or the read timeout), as text.
@@ -84,21 +90,6 @@ final class RawSocket: @unchecked Sendable {
     /// stayed silent for the read timeout.
     func readUntilClosed() async -> Bool {
         (try? await perform { descriptor in Self.read(descriptor) { _ in } }) ?? false
-    }
-
-    /// Everything until the server closes (or the read timeout), and how long that took, on the
-    /// calling thread: for a caller on a thread of its own, whose measure of time must not
-    /// include a wait for the cooperative pool.
-    func readAllTimedHere() -> (text: String, seconds: Double) {
-        let started = Date()
-        var result = Data()
-        _ = Self.read(descriptor) { result.append(contentsOf: $0) }
-        return (String(decoding: result, as: UTF8.self), Date().timeIntervalSince(started))
-    }
-
-    /// Sends `bytes` on the calling thread; false when the connection is gone.
-    func sendHere(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
     }
 
     /// Reads until the connection ends; true when it ended by the server's close.
