@@ -75,12 +75,16 @@ done
 # the run scenarios together, and those (a scenario added later runs there). Scenarios chosen
 # with --only run in one lane an engine.
 SECOND_LANE=(reload course refusals)
+# Every lane's lines are kept as well, so that its failures can be repeated last: a lane that
+# fails early has its summary far above the end, where a CI log is cut.
+lines=$(mktemp -d)
+trap 'rm -rf "$lines"' EXIT
 pids=()
 lane() {
   local name=$1
   shift
   (
-    "$@" 2>&1 | sed -u "s#^#$name | #"
+    "$@" 2>&1 | sed -u "s#^#$name | #" | tee "$lines/$name"
   ) &
   pids+=($!)
 }
@@ -94,5 +98,20 @@ for engine in chromium webkit; do
 done
 status=0
 for pid in "${pids[@]}"; do wait "$pid" || status=1; done
-echo "browser-tests: $([[ $status -eq 0 ]] && echo "both engines passed" || echo "FAILED: see the FAIL lines above")"
+if [[ $status -eq 0 ]]; then
+  echo "browser-tests: both engines passed"
+else
+  echo "browser-tests: FAILED:"
+  # The summaries' failures, each naming its scenario; a lane that ended without a summary
+  # (a harness that crashed) shows its failing checks and its last line.
+  for file in "$lines"/*; do
+    if grep -q "== summary ==" "$file"; then
+      sed -n '/== summary ==/,$p' "$file" | grep "|   FAIL  " || true
+    else
+      grep "|   FAIL  " "$file" || true
+      last=$(tail -n 1 "$file")
+      echo "${file##*/} | the lane ended before its summary; its last line: ${last#* | }"
+    fi
+  done
+fi
 exit $status
