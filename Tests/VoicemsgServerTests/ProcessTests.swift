@@ -155,7 +155,7 @@ import TestSupport
         #expect(try await worker.waitForExit(seconds: 20) == 0, "\(worker.log)")
         var counts = try await store.statusCounts()
         #expect(counts[.processing] == nil, "nothing is left in processing: \(counts)")
-        #expect(counts[.ready] == 2)
+        #expect(counts[.ready] == 2, "\(worker.log)")
         #expect(counts[.queued] == 4)
 
         // A short grace period: the jobs in flight go back to the queue, their attempt not counted.
@@ -167,7 +167,7 @@ import TestSupport
         #expect(try await worker.waitForExit(seconds: 20) == 0, "\(worker.log)")
         counts = try await store.statusCounts()
         #expect(counts[.processing] == nil, "nothing is left in processing: \(counts)")
-        #expect(counts[.ready] == 2)
+        #expect(counts[.ready] == 2, "\(worker.log)")
         #expect(counts[.queued] == 4)
         for record in try await store.messages(runID: run.id) where record.status == .queued {
             #expect(record.attempts == 0)
