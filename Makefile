@@ -37,13 +37,14 @@ setup:
 build: setup
 	$(SWIFT) build -c $(CONFIG)
 
-# The server's PostgreSQL tests run against a throwaway cluster that with-postgres.sh starts
-# on loopback and removes afterwards. Then the colours of the web pages against WCAG AA, that
+# The Swift tests run in two processes, the server's tests first (swift-tests.sh says why); the
+# server's PostgreSQL tests against a throwaway cluster that with-postgres.sh starts on loopback
+# and removes afterwards. Then the colours of the web pages against WCAG AA, that
 # the tracker corpus (scripts/tracker-corpus.sh, not a test) still compiles with the test
 # sources it shares, and the pages themselves in headless Chromium (see browser-test).
 test: setup
 	$(SWIFT) build --build-tests
-	scripts/swift-test-summary.sh scripts/with-postgres.sh --require $(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) scripts/swift-test-summary.sh scripts/with-postgres.sh --require scripts/swift-tests.sh
 	scripts/check-contrast.py
 	scripts/tracker-corpus.sh --check
 	scripts/browser-tests.sh "$$($(SWIFT) build --show-bin-path)/voicemsg-server"

@@ -10,7 +10,7 @@ status=${PIPESTATUS[0]}
 if [ "$status" -ne 0 ]; then
     echo
     echo "== the failures above, again (whole output in $log) =="
-    grep -a '✘' "$log" | grep -av 'known issue' | grep -av '^✘ Test run with' | head -40
+    grep -a '✘' "$log" | grep -av 'known issue' | grep -av '✘ Test run with' | head -40
     echo "== exit $status =="
 fi
 exit "$status"
