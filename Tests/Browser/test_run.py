@@ -452,15 +452,21 @@ def scenario_reload_and_hide(ctx):
                       hidden_state == "hidden" and lock in ("hidden", "released", "unavailable"), f"{hidden_state}, wake lock {lock}")
         returned = time.time()
         runner.browser.show()
+        # Counted in fixes sent before it played, not seconds: how long the browser takes to show
+        # the page again is the machine's, not the page's.
+        sent = []
         for point in points[index:index + 10] or points[-1:] * 10:
+            sent.append(time.time())
             runner.move_to(point)
             time.sleep(FIX_SECONDS)
             if any(e["number"] == 2 and e["type"] == "playing" for e in runner.audio()):
                 break
         third = next((e for e in runner.audio() if e["number"] == 2 and e["type"] == "playing"), None)
+        before = len([moment for moment in sent if third and moment <= third["at"] / 1000])
         results.check(name, "the marker crossed while hidden plays within 2 fixes of the return",
-                      third is not None and third["at"] / 1000 - returned <= 2 * FIX_SECONDS + 0.5,
-                      f"{(third['at'] / 1000 - returned):.1f} s after the return" if third else "it did not play")
+                      third is not None and before <= 2,
+                      f"after {before} fix{'' if before == 1 else 'es'}, {(third['at'] / 1000 - returned):.1f} s after the return"
+                      if third else "it did not play")
         runner.browser.wait(lambda: runner.browser.el("screen-on-note").get_attribute("data-wake-lock") == "held",
                             timeout=5, what="the wake lock taken again")
         results.check(name, "back in front, the page takes the wake lock again", True)
