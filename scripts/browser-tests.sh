@@ -80,6 +80,7 @@ SECOND_LANE=(reload course refusals)
 lines=$(mktemp -d)
 trap 'rm -rf "$lines"' EXIT
 pids=()
+names=()
 lane() {
   local name=$1
   shift
@@ -87,6 +88,7 @@ lane() {
     "$@" 2>&1 | sed -u "s#^#$name | #" | tee "$lines/$name"
   ) &
   pids+=($!)
+  names+=("$name")
 }
 for engine in chromium webkit; do
   if $chosen; then
@@ -96,22 +98,17 @@ for engine in chromium webkit; do
     lane "$engine-2" runs --engine "$engine" "${SECOND_LANE[@]/#/--only=}" "$@"
   fi
 done
-status=0
-for pid in "${pids[@]}"; do wait "$pid" || status=1; done
-if [[ $status -eq 0 ]]; then
+failed=()
+for index in "${!pids[@]}"; do wait "${pids[$index]}" || failed+=("${names[$index]}"); done
+if ((${#failed[@]} == 0)); then
   echo "browser-tests: both engines passed"
-else
-  echo "browser-tests: FAILED:"
-  # The summaries' failures, each naming its scenario; a lane that ended without a summary
-  # (a harness that crashed) shows its failing checks and its last line.
-  for file in "$lines"/*; do
-    if grep -q "== summary ==" "$file"; then
-      sed -n '/== summary ==/,$p' "$file" | grep "|   FAIL  " || true
-    else
-      grep "|   FAIL  " "$file" || true
-      last=$(tail -n 1 "$file")
-      echo "${file##*/} | the lane ended before its summary; its last line: ${last#* | }"
-    fi
-  done
+  exit 0
 fi
-exit $status
+echo "browser-tests: FAILED in ${failed[*]}:"
+for name in "${failed[@]}"; do
+  # A summary's failures name their scenario (engine/scenario: check: detail). A lane whose
+  # harness stopped before its summary has none: its last line says why.
+  grep -E "^$name \|   FAIL  [a-z]+/[a-z-]+: " "$lines/$name" ||
+    echo "$name | no failed check reported; its last line: $(tail -n 1 "$lines/$name" | sed "s#^$name | ##")"
+done
+exit 1
