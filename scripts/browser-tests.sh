@@ -58,6 +58,20 @@ suites() {
   runs "$@" || status=1
   return $status
 }
+# Each file passes over the other's scenario names, so a name neither knows would run nothing
+# and pass: it is refused here, where both are known.
+known=()
+for name in $(pages --list) $(runs --list); do known+=("$name"); done
+unknown() {
+  [[ " ${known[*]} " == *" $1 "* ]] && return 1
+  echo "browser-tests: no scenario is named '$1'; they are: ${known[*]}" >&2
+}
+previous=""
+for arg in "$@"; do
+  if [[ $previous == --only || $previous == --skip ]]; then unknown "$arg" && exit 2; fi
+  if [[ $arg == --only=* || $arg == --skip=* ]]; then unknown "${arg#*=}" && exit 2; fi
+  previous=$arg
+done
 chosen=false
 for arg in "$@"; do
   if [[ $arg == --engine || $arg == --engine=* ]]; then

@@ -327,7 +327,11 @@ def main(scenarios, description, label, prefix):
     parser.add_argument("--skip", action="append", default=[], metavar="SCENARIO",
                         help="leave these scenarios of this file out; as with --only, other names are passed over")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument("--list", action="store_true", help="print this file's scenarios, one a line, and run none")
     args = parser.parse_args()
+    if args.list:
+        print("\n".join(scenarios))
+        return 0
     args.engines = args.engines or list(browsers.ENGINES)
     args.only = [key for key in (scenarios if args.only is None else args.only)
                  if key in scenarios and key not in args.skip]
