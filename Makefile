@@ -39,9 +39,9 @@ build: setup
 
 # The Swift tests run in two processes, the server's tests first (swift-tests.sh says why); the
 # server's PostgreSQL tests against a throwaway cluster that with-postgres.sh starts on loopback
-# and removes afterwards. Then the colours of the web pages against WCAG AA, that
-# the tracker corpus (scripts/tracker-corpus.sh, not a test) still compiles with the test
-# sources it shares, and the pages themselves in headless Chromium (see browser-test).
+# and removes afterwards. Then the colours of the web pages against WCAG AA, that the tracker
+# corpus (scripts/tracker-corpus.sh, not a test) still compiles with the test sources it shares,
+# and the pages themselves in Chromium and WebKitGTK (see browser-test).
 test: setup
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/swift-test-summary.sh scripts/with-postgres.sh --require scripts/swift-tests.sh

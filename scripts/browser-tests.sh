@@ -66,20 +66,21 @@ unknown() {
   [[ " ${known[*]} " == *" $1 "* ]] && return 1
   echo "browser-tests: no scenario is named '$1'; they are: ${known[*]}" >&2
 }
+# One pass over the options: the names checked, and whether an engine or scenarios were chosen.
+chosen=false
+engine=false
 previous=""
 for arg in "$@"; do
   if [[ $previous == --only || $previous == --skip ]]; then unknown "$arg" && exit 2; fi
   if [[ $arg == --only=* || $arg == --skip=* ]]; then unknown "${arg#*=}" && exit 2; fi
+  [[ $arg == --engine || $arg == --engine=* ]] && engine=true
+  [[ $arg == --only || $arg == --only=* ]] && chosen=true
   previous=$arg
 done
-chosen=false
-for arg in "$@"; do
-  if [[ $arg == --engine || $arg == --engine=* ]]; then
-    suites "$@"
-    exit
-  fi
-  [[ $arg == --only || $arg == --only=* ]] && chosen=true
-done
+if $engine; then
+  suites "$@"
+  exit
+fi
 
 # Side by side, each line marked with its lane. A run scenario spends most of its time waiting
 # the second between two fixes (the 2-core machine is more than 80% idle then), so the suites
